@@ -1,0 +1,2 @@
+// Package root: the Pulumi resources and the SDK under them.
+export {};
