@@ -1,0 +1,133 @@
+// Shared helpers of the emulator suites: HTTP over loopback with Node's global fetch, polling, and
+// compact renderings of layouts and plans that read like the reference's worked examples.
+
+import { RunningEmulator, startEmulator, EmulatorOptions } from "./index";
+
+/** A parsed JSON body; assertions navigate response bodies of many shapes. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  json: Json;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent verbatim instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export async function http(method: string, url: string, options: RequestOptions = {}): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Starts an emulator before the suite's tests and closes it after them. */
+export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulator {
+  let emulator: RunningEmulator | undefined;
+  before(async () => {
+    emulator = await startEmulator({ opMs: 10, ...options });
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+  return () => {
+    if (!emulator) throw new Error("emulator not started");
+    return emulator;
+  };
+}
+
+interface BrokerLike {
+  id: number;
+  version: number;
+  state: string;
+  partitions: { id: number; priority: number; state: string }[];
+}
+
+/** "0: {1=3,2=1} v8 · 1: {...} v7", brokers by id; non-ACTIVE states are shown, e.g. 3=1/JOINING. */
+export function layout(brokers: BrokerLike[]): string {
+  return [...brokers]
+    .sort((a, b) => a.id - b.id)
+    .map((b) => {
+      const partitions = b.partitions
+        .map((p) => `${p.id}=${p.priority}${p.state === "ACTIVE" ? "" : `/${p.state}`}`)
+        .join(",");
+      return `${b.id}${b.state === "ACTIVE" ? "" : `/${b.state}`}: {${partitions}} v${b.version}`;
+    })
+    .join(" · ");
+}
+
+interface OperationLike {
+  operation: string;
+  brokerId: number;
+  partitionId?: number;
+  priority?: number;
+  brokers?: number[];
+}
+
+/** One line per operation: "ADD 3", "p2 JOIN(3,1)", "p2 LEAVE(0)", "p5 PRIO(0:=1)", "REMOVE 3". */
+export function plan(operations: OperationLike[]): string[] {
+  return operations.map((op) => {
+    const p = `p${op.partitionId}`;
+    switch (op.operation) {
+      case "BROKER_ADD":
+        return `ADD ${op.brokerId}`;
+      case "BROKER_REMOVE":
+        return op.brokers && op.brokers.length > 0 ? `FORCE_REMOVE ${op.brokers.join(",")} by ${op.brokerId}` : `REMOVE ${op.brokerId}`;
+      case "PARTITION_JOIN":
+        return `${p} JOIN(${op.brokerId},${op.priority})`;
+      case "PARTITION_LEAVE":
+        return `${p} LEAVE(${op.brokerId})`;
+      case "PARTITION_RECONFIGURE_PRIORITY":
+        return `${p} PRIO(${op.brokerId}:=${op.priority})`;
+      case "PARTITION_BOOTSTRAP":
+        return `${p} BOOTSTRAP(${op.brokerId},${op.priority})`;
+      case "PARTITION_FORCE_RECONFIGURE":
+        return `${p} FORCE(${op.brokerId} keeps ${op.brokers?.join(",")})`;
+      default:
+        return `${op.operation}(${op.brokerId})`;
+    }
+  });
+}
+
+export const CLUSTER = "/actuator/cluster";
+
+/**
+ * Leaves the next operation of `brokerId` started but unfinished: with a very long operation time
+ * the broker is started (it begins the operation at once) and stopped again, then the operation
+ * time is set back to `opMs`. Starting the broker later finishes the operation.
+ */
+export async function holdStartedOperation(controlUrl: string, brokerId: number, opMs: number): Promise<void> {
+  await http("PUT", `${controlUrl}/settings`, { body: { opMs: 600_000 } });
+  await http("POST", `${controlUrl}/brokers/${brokerId}/start`);
+  await http("POST", `${controlUrl}/brokers/${brokerId}/stop`);
+  await http("PUT", `${controlUrl}/settings`, { body: { opMs } });
+}
