@@ -1,0 +1,109 @@
+// Failures through the real host: check failures, a partial failure kept in state and healed by the next up,
+// and a failing program that must not delete anything.
+import * as assert from "assert";
+import { ItemsProgram, ItemsRun, PASSPHRASE } from "./fixtures/itemsProgram";
+import { StateFile } from "./stateFile";
+
+describe("engine: failures", function () {
+    const program = new ItemsProgram();
+
+    before(() => program.start());
+    after(() => program.stop());
+
+    const failed = (run: ItemsRun) => assert.strictEqual(run.result.exitCode, 1, `${run.result.stdout}\n${run.result.stderr}`);
+    const succeeded = (run: ItemsRun) => assert.strictEqual(run.result.exitCode, 0, `${run.result.stdout}\n${run.result.stderr}`);
+
+    it("check failures fail preview and up with the property and the reason, and create nothing", async () => {
+        for (const command of ["preview", "up"] as const) {
+            const run = await program.run(command, [{ name: "bad", size: -1 }]);
+            failed(run);
+            assert.deepStrictEqual(run.calls, ["configure", "check bad"]);
+            assert.ok(
+                run.result.stderr.includes(
+                    "error: pulumi-nodejs:dynamic/fixture:Item bad: property size (value -1) has a problem: must be a non-negative number",
+                ),
+                run.result.stderr,
+            );
+            assert.ok(run.result.stderr.includes(`error: ${command} failed`), run.result.stderr);
+            assert.strictEqual(run.result.state.resources[program.urn("bad")], undefined);
+        }
+        assert.strictEqual(program.store.items.size, 0);
+    });
+
+    it("a partial failure keeps the resource in state with its init errors and __provider, and fails the run", async () => {
+        program.store.failInitialization.add("p");
+        const run = await program.run("up", [{ name: "p", size: 1 }]);
+        failed(run);
+        assert.deepStrictEqual(run.calls, ["configure", "check p", "create p"]);
+        const kept = run.result.state.resources[program.urn("p")];
+        assert.ok(kept, "the partially created resource is not in the state");
+        const live = [...program.store.items.values()].find((item) => item.name === "p")!;
+        assert.strictEqual(kept.id, live.id);
+        assert.deepStrictEqual(kept.initErrors, ["p did not become ready"]);
+        assert.strictEqual(kept.outputs.remoteId, live.id);
+        assert.strictEqual(typeof kept.outputs.__provider, "string");
+        assert.strictEqual(kept.inputs.size, 1);
+        assert.ok(run.result.stderr.includes("partial failure"), run.result.stderr);
+        assert.ok(run.result.stderr.includes("p did not become ready"), run.result.stderr);
+    });
+
+    it("the next up updates the resource with init errors although its diff reports no change", async () => {
+        const run = await program.run("up", [{ name: "p", size: 1 }]);
+        succeeded(run);
+        assert.deepStrictEqual(run.calls, ["configure", "check p", "diff p", "update p"]);
+        assert.deepStrictEqual(
+            run.result.steps.filter((step) => step.name === "p").map((step) => step.op),
+            ["update"],
+        );
+        assert.strictEqual(run.result.state.resources[program.urn("p")].initErrors, undefined);
+    });
+
+    it("a program that throws fails the run and deletes nothing", async () => {
+        const before = program.store.items.size;
+        const mark = program.store.journal.length;
+        const { result } = await program.runWithConfig("up", { items: "not json" });
+        assert.strictEqual(result.exitCode, 1, result.stdout);
+        assert.ok(result.stderr.includes("error: program failed"), result.stderr);
+        assert.deepStrictEqual(program.store.ops(mark), []);
+        assert.strictEqual(program.store.items.size, before);
+        assert.ok(result.state.resources[program.urn("p")], "the resource left the state");
+    });
+
+    it("destroy deletes a resource that was created by a partial failure (its stored __provider works)", async () => {
+        const run = await program.run("destroy");
+        succeeded(run);
+        assert.deepStrictEqual(run.calls, ["configure", "delete p"]);
+        assert.strictEqual(program.store.items.size, 0);
+    });
+
+    it("a run killed during a create leaves what the engine leaves: earlier steps and a pending operation", async () => {
+        program.store.hold("slow");
+        const items = [{ name: "fast", size: 1 }, { name: "slow", size: 1, dependsOn: ["fast"] }];
+        const controller = new AbortController();
+        const killed = program.run("up", items, controller.signal);
+        try {
+            for (let i = 0; i < 600 && !program.store.ops().includes("create slow"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+            assert.ok(program.store.ops().includes("create slow"), "the create never started");
+            const state = new StateFile(program.stateFile, PASSPHRASE).load();
+            assert.ok(state.resources[program.urn("fast")]?.id, "the finished create is not in the state");
+            assert.strictEqual(state.resources[program.urn("slow")], undefined);
+            assert.deepStrictEqual(state.pendingOperations, [{ urn: program.urn("slow"), type: "pulumi-nodejs:dynamic/fixture:Item", operation: "creating" }]);
+        } finally {
+            controller.abort();
+            program.store.release("slow");
+        }
+        assert.strictEqual((await killed).result.exitCode, 128 + 9);
+    });
+
+    it("the next run warns about the interrupted create and creates the resource again, as the engine does", async () => {
+        const run = await program.run("up", [{ name: "fast", size: 1 }, { name: "slow", size: 1, dependsOn: ["fast"] }]);
+        succeeded(run);
+        assert.ok(run.result.stderr.includes("warning: pulumi-nodejs:dynamic/fixture:Item slow was interrupted while creating"), run.result.stderr);
+        assert.deepStrictEqual(run.calls, ["configure", "check fast", "diff fast", "check slow", "create slow"]);
+        assert.deepStrictEqual(run.result.state.pendingOperations, []);
+        // The item the killed run was creating is unknown to the state: it is left behind.
+        assert.strictEqual([...program.store.items.values()].filter((item) => item.name === "slow").length, 2);
+        succeeded(await program.run("destroy"));
+        assert.strictEqual(program.store.items.size, 1);
+    });
+});
