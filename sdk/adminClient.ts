@@ -1,0 +1,45 @@
+// Client of the organization administration API: bearer-token requests under {baseUrl}.
+
+import { ApiAuth, CallOptions, requestJsonWithAuth } from "./apiAuth";
+import { DEFAULT_TIMEOUT_MS, joinUrl } from "./http";
+import { Member, decoder, memberListSchema } from "./schemas";
+import { TokenClient, TokenClientOptions, TokenProvider } from "./tokenClient";
+
+export interface AdminClientOptions {
+  /** Base URL of the administration API ({base_url}). */
+  baseUrl: string;
+  /** Where tokens come from; default: a TokenClient built from `token` (audience defaults to the base URL's host). */
+  tokenProvider?: TokenProvider;
+  /** Options of the default TokenClient (credentials else from the PLATFORM_* environment variables). */
+  token?: TokenClientOptions;
+  /** Time limit of one request attempt (default 30 s). */
+  timeoutMs?: number;
+}
+
+export class AdminClient {
+  readonly baseUrl: string;
+  private readonly auth: ApiAuth;
+  private readonly timeoutMs: number;
+
+  constructor(options: AdminClientOptions) {
+    this.baseUrl = options.baseUrl;
+    const tokenProvider = options.tokenProvider ?? new TokenClient({ adminBaseUrl: options.baseUrl, ...options.token });
+    this.auth = { tokenProvider };
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** GET {baseUrl}/members: the organization's members. */
+  listMembers(options: CallOptions = {}): Promise<Member[]> {
+    return requestJsonWithAuth(
+      {
+        method: "GET",
+        url: joinUrl(this.baseUrl, "members"),
+        timeoutMs: options.timeoutMs ?? this.timeoutMs,
+        signal: options.signal,
+        retry: options.retry,
+      },
+      this.auth,
+      decoder("member list", memberListSchema),
+    );
+  }
+}

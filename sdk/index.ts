@@ -1,0 +1,56 @@
+// The SDK: typed clients for the token issuer, the administration API, the cluster management API and
+// the gateway topology. It knows nothing of Pulumi and can be used by any script.
+//
+// Under a Pulumi dynamic provider, build clients inside the provider's methods from configuration;
+// never capture them in the provider object: a captured TokenClient would put its secret into the
+// serialized provider.
+
+export { AdminClient } from "./adminClient";
+export type { AdminClientOptions } from "./adminClient";
+export type { ApiAuth, CallOptions } from "./apiAuth";
+export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./changeWaiter";
+export type { ChangeOutcome, WaitForChangeOptions } from "./changeWaiter";
+export { ClusterClient, DEFAULT_BASE_PATH } from "./clusterClient";
+export type { ClusterClientOptions, ClusterPatch, PatchClusterOptions, ScaleBrokersOptions } from "./clusterClient";
+export {
+  AbortedError,
+  AuthError,
+  ChangeCancelledError,
+  ChangeError,
+  ChangeFailedError,
+  ChangeSupersededError,
+  ChangeTimeoutError,
+  ConflictError,
+  InvalidRequestError,
+  PlatformError,
+  RateLimitedError,
+  RequestTimeoutError,
+  ResponseFormatError,
+  ServerError,
+  UnexpectedStatusError,
+  UnreachableError,
+} from "./errors";
+export type { ChangeProgress, OperationSummary, RequestDescription } from "./errors";
+export { GatewayClient } from "./gatewayClient";
+export type { GatewayClientOptions } from "./gatewayClient";
+export { isTransientError } from "./http";
+export type { RetryPolicy } from "./http";
+export { KNOWN_OPERATIONS, parseTimestamp } from "./schemas";
+export type {
+  BrokerState,
+  ChangeRecord,
+  ClusterState,
+  CompletedOperation,
+  Exporter,
+  GatewayTopology,
+  Member,
+  Operation,
+  PartitionState,
+  PendingChange,
+  PlannedChange,
+  Timestamp,
+  TokenResponse,
+  TopologyBroker,
+} from "./schemas";
+export { TokenClient, clearTokenCache } from "./tokenClient";
+export type { TokenClientOptions, TokenProvider } from "./tokenClient";
