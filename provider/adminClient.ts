@@ -1,0 +1,55 @@
+import * as pulumi from "@pulumi/pulumi";
+import { adminClientProvider } from "./adminClientProvider";
+import type { OrganizationMember } from "./adminClientTypes";
+
+/**
+ * Each setting falls back to stack config `platform:<name>`, then to an environment variable. A client
+ * secret from config or the environment is read when used and never stored in the state.
+ */
+export interface AdminClientArgs {
+    /** Else `platform:clientId`, else PLATFORM_CONSOLE_CLIENT_ID. */
+    clientId?: pulumi.Input<string>;
+    /** Stored as a secret. Else `platform:clientSecret`, else PLATFORM_CONSOLE_CLIENT_SECRET. */
+    clientSecret?: pulumi.Input<string>;
+    /** The token issuer's endpoint. Else `platform:oauthUrl`, else PLATFORM_OAUTH_URL. */
+    oauthUrl?: pulumi.Input<string>;
+    /** Else `platform:audience`, else PLATFORM_CONSOLE_OAUTH_AUDIENCE, else the host name of `baseUrl`. */
+    audience?: pulumi.Input<string>;
+    /** Base URL of the administration API. Else `platform:baseUrl`, else PLATFORM_CONSOLE_BASE_URL. */
+    baseUrl?: pulumi.Input<string>;
+}
+
+/**
+ * A set of client credentials for the organization administration API, proven to work, and the
+ * organization's members. One token serves every AdminClient with the same credentials (and later runs,
+ * through the token disk cache). Refresh lists the members again; destroy deletes nothing remotely.
+ */
+export class AdminClient extends pulumi.dynamic.Resource {
+    declare readonly clientId: pulumi.Output<string>;
+    declare readonly oauthUrl: pulumi.Output<string>;
+    declare readonly audience: pulumi.Output<string>;
+    declare readonly baseUrl: pulumi.Output<string>;
+    /** The organization's members when last listed (create, update or refresh). */
+    declare readonly members: pulumi.Output<OrganizationMember[]>;
+    declare readonly memberCount: pulumi.Output<number>;
+    /** When the token used for the last listing expires (ISO 8601). */
+    declare readonly tokenExpiresAt: pulumi.Output<string | undefined>;
+
+    constructor(name: string, args: AdminClientArgs = {}, opts?: pulumi.CustomResourceOptions) {
+        const props = {
+            resourceName: name,
+            clientId: undefined,
+            oauthUrl: undefined,
+            audience: undefined,
+            baseUrl: undefined,
+            members: undefined,
+            memberCount: undefined,
+            tokenExpiresAt: undefined,
+            ...args,
+            clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+        };
+        // The provider never outputs the secret; should a property of that name ever appear, it stays secret.
+        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["clientSecret"] });
+        super(adminClientProvider, name, props, secretOutputs, "platform", "AdminClient");
+    }
+}

@@ -1,0 +1,30 @@
+import * as pulumi from "@pulumi/pulumi";
+import { clientSecretFor, clientSecretProblem, describeFailures, resolveAdminSettings } from "./adminClientInputs";
+import type { OrganizationMember } from "./adminClientTypes";
+import { CONFIG_NAMESPACE, readCredentialConfig } from "./credentials";
+import { listOrganizationMembers } from "./memberListing";
+
+/** The same settings and fallbacks as AdminClient's: stack config `platform:<name>`, then the environment. */
+export interface GetMembersArgs {
+    clientId?: string;
+    clientSecret?: string;
+    oauthUrl?: string;
+    audience?: string;
+    baseUrl?: string;
+}
+
+/**
+ * The organization's members, for programs that only need the data (no resource in the state):
+ * `pulumi.output(getMembers())`. It runs in the program, also during preview, and shares the token disk
+ * cache with AdminClient.
+ */
+export async function getMembers(args: GetMembersArgs = {}): Promise<OrganizationMember[]> {
+    const platformConfig = new pulumi.Config(CONFIG_NAMESPACE);
+    const config = readCredentialConfig((name) => platformConfig.get(name));
+    const { settings, failures } = resolveAdminSettings(args, config, process.env);
+    const secretFailure = clientSecretProblem(args.clientSecret, config, process.env);
+    if (secretFailure) failures.push(secretFailure);
+    const clientSecret = clientSecretFor(args.clientSecret, config, process.env);
+    if (failures.length > 0 || clientSecret === undefined) throw new Error(`getMembers: ${describeFailures(failures)}`);
+    return (await listOrganizationMembers(settings, clientSecret)).members;
+}

@@ -1,0 +1,188 @@
+// Shared setup of the AdminClient suites: an emulator that knows one client with a distinctive secret,
+// a private work directory per test (token cache, state files), runs of the fixture programs with an
+// environment that holds none of the caller's PLATFORM_* settings, and the leak scan.
+
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RequestLogEntry, RunningEmulator, startEmulator } from "../emulator";
+import { Command, RunPulumiResult, runPulumi } from "../engine";
+
+export const PROGRAMS = join(__dirname, "programs");
+
+/** Random per test process, so that finding it anywhere can only mean a leak. */
+export const CLIENT = { clientId: "admin-test-client", clientSecret: `s3cret-${randomBytes(12).toString("hex")}`, audience: "127.0.0.1" };
+
+/** A second secret the emulator also accepts for CLIENT (a rotation). */
+export const ROTATED_SECRET = `r0tated-${randomBytes(12).toString("hex")}`;
+
+/** A JSON Web Token, the emulator's token format. */
+export const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
+
+const PASSPHRASE = "admin-client-tests";
+
+/** Every PLATFORM_* variable the code under test reads, unset (undefined values are not passed to children). */
+const UNSET_PLATFORM_ENV: NodeJS.ProcessEnv = {
+    PLATFORM_CONSOLE_CLIENT_ID: undefined,
+    PLATFORM_CONSOLE_CLIENT_SECRET: undefined,
+    PLATFORM_OAUTH_URL: undefined,
+    PLATFORM_CONSOLE_OAUTH_AUDIENCE: undefined,
+    PLATFORM_CONSOLE_BASE_URL: undefined,
+    PLATFORM_TOKEN_DISK_CACHE: undefined,
+};
+
+/**
+ * One emulator for the enclosing describe block, with the real token rate limit (a second token request
+ * within a second would be refused and show in the log). `resetEach: false` keeps its state between the
+ * tests of a block that tells one story.
+ */
+export function useAdminEmulator(options: { resetEach?: boolean } = {}): () => RunningEmulator {
+    let emulator: RunningEmulator | undefined;
+    const settings = { opMs: 10, clients: [CLIENT, { ...CLIENT, clientSecret: ROTATED_SECRET }] };
+    before(async () => {
+        emulator = await startEmulator(settings);
+    });
+    if (options.resetEach !== false) {
+        beforeEach(() => emulator?.control.reset(settings));
+    }
+    after(async () => {
+        await emulator?.close();
+    });
+    return () => {
+        if (!emulator) throw new Error("emulator not started");
+        return emulator;
+    };
+}
+
+/** A private directory for each test (or, with `perTest: false`, for the whole block), removed afterwards. */
+export function useWorkDir(options: { perTest?: boolean } = {}): () => string {
+    let dir: string | undefined;
+    const make = () => {
+        dir = mkdtempSync(join(tmpdir(), "admin-client-"));
+    };
+    const remove = () => {
+        if (dir) rmSync(dir, { recursive: true, force: true });
+    };
+    if (options.perTest === false) {
+        before(make);
+        after(remove);
+    } else {
+        beforeEach(make);
+        afterEach(remove);
+    }
+    return () => {
+        if (!dir) throw new Error("no work directory");
+        return dir;
+    };
+}
+
+/** Stack config that points every setting at the emulator, the secret as secret config. */
+export function platformConfig(emulator: RunningEmulator, secret = CLIENT.clientSecret): { config: Record<string, string>; secrets: Record<string, string> } {
+    return {
+        config: { "platform:clientId": CLIENT.clientId, "platform:oauthUrl": emulator.authUrl, "platform:baseUrl": emulator.baseUrl },
+        secrets: { "platform:clientSecret": secret },
+    };
+}
+
+export interface RunOptions {
+    program?: string;
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+    env?: NodeJS.ProcessEnv;
+}
+
+export interface AdminRun {
+    result: RunPulumiResult;
+    /** What the emulator served during this run. */
+    requests: RequestLogEntry[];
+    tokenRequests: RequestLogEntry[];
+    memberRequests: RequestLogEntry[];
+}
+
+/** A stack of one fixture program, its state and token cache in the work directory. */
+export class AdminStack {
+    constructor(
+        private readonly emulator: () => RunningEmulator,
+        private readonly workDir: () => string,
+    ) {}
+
+    get stateFile(): string {
+        return join(this.workDir(), "state.json");
+    }
+
+    get tokenCacheDir(): string {
+        return join(this.workDir(), "tokens");
+    }
+
+    /** Runs one operation in its own process; the request log covers exactly this run. */
+    async run(command: Command, options: RunOptions = {}): Promise<AdminRun> {
+        this.emulator().control.clearRequests();
+        const result = await runPulumi({
+            command,
+            programDir: join(PROGRAMS, options.program ?? "admin-clients"),
+            stack: "test",
+            stateFile: this.stateFile,
+            config: options.config,
+            secrets: options.secrets,
+            env: { ...UNSET_PLATFORM_ENV, PLATFORM_TOKEN_CACHE_DIR: this.tokenCacheDir, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, ...options.env },
+        });
+        const requests = this.emulator().control.requests();
+        return {
+            result,
+            requests,
+            tokenRequests: requests.filter((entry) => entry.interface === "auth"),
+            memberRequests: requests.filter((entry) => entry.interface === "admin" && entry.path === "/members"),
+        };
+    }
+
+    /** The tokens in the disk cache (the only file allowed to hold one). */
+    cachedTokens(): string[] {
+        if (!existsSync(this.tokenCacheDir)) return [];
+        return readdirSync(this.tokenCacheDir)
+            .filter((name) => name.endsWith(".json"))
+            .map((name) => (JSON.parse(readFileSync(join(this.tokenCacheDir, name), "utf8")) as { accessToken: string }).accessToken);
+    }
+
+    /** The expiry (epoch ms) of the one cached token. */
+    cachedTokenExpiry(): number {
+        const files = readdirSync(this.tokenCacheDir).filter((name) => name.endsWith(".json"));
+        assert.equal(files.length, 1, `expected one cached token, found ${files.join(", ")}`);
+        return (JSON.parse(readFileSync(join(this.tokenCacheDir, files[0]), "utf8")) as { expiresAt: number }).expiresAt;
+    }
+
+    /**
+     * Neither a secret nor a token appears in what the run printed, its errors, its stack outputs or the
+     * state file as stored: the secrets given, the tokens of the disk cache, and anything shaped like a JWT.
+     */
+    assertNoLeaks(run: AdminRun, secrets: string[] = [CLIENT.clientSecret, ROTATED_SECRET]): void {
+        const texts: Record<string, string> = {
+            stdout: run.result.stdout,
+            stderr: run.result.stderr,
+            errors: run.result.errors.join("\n"),
+            outputs: JSON.stringify(run.result.outputs),
+            state: existsSync(this.stateFile) ? readFileSync(this.stateFile, "utf8") : "",
+        };
+        const tokens = this.cachedTokens();
+        for (const [where, text] of Object.entries(texts)) {
+            for (const secret of secrets) assert.ok(!text.includes(secret), `a client secret is in the ${where}`);
+            for (const token of tokens) assert.ok(!text.includes(token), `a token is in the ${where}`);
+            assert.ok(!JWT.test(text), `something shaped like a token is in the ${where}`);
+        }
+    }
+}
+
+export function succeeded(run: AdminRun): void {
+    const { exitCode, stdout, stderr } = run.result;
+    assert.equal(exitCode, 0, `exit ${exitCode}\n${stdout}\n${stderr}`);
+}
+
+/** The host lines of the run that name the given resource. */
+export function linesOf(run: AdminRun, name: string): string[] {
+    return run.result.diagnostics.map((diagnostic) => diagnostic.line).filter((line) => line.startsWith(`AdminClient "${name}": `));
+}
+
+export function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,64 @@
+// AdminClient when the token is the problem: credentials the issuer rejects, and a cached token that expired.
+
+import assert from "node:assert/strict";
+import { unwrapSecrets } from "../engine";
+import { AdminStack, CLIENT, platformConfig, succeeded, sleep, useAdminEmulator, useWorkDir } from "./adminClientSupport";
+
+const TYPE = "pulumi-nodejs:dynamic/platform:AdminClient";
+
+describe("AdminClient: token failures and expiry", function () {
+    const emulator = useAdminEmulator();
+    const workDir = useWorkDir();
+    const stack = new AdminStack(emulator, workDir);
+
+    it("a wrong secret costs one token request for 20 resources; each failing resource says which client and issuer", async () => {
+        const wrongSecret = `wr0ng-${CLIENT.clientSecret}`;
+        const { config, secrets } = platformConfig(emulator(), wrongSecret);
+        const up = await stack.run("up", { config: { ...config, count: "20" }, secrets });
+        assert.equal(up.result.exitCode, 1, up.result.stdout);
+        assert.deepEqual(
+            up.tokenRequests.map((entry) => entry.status),
+            [401],
+        );
+        assert.deepEqual(up.memberRequests, []);
+        // The engine stops starting steps after the first failure; every create that ran failed clearly.
+        const failures = up.result.errors.filter((error) => error.startsWith(`${TYPE} `));
+        assert.ok(failures.length >= 1, up.result.stdout);
+        for (const failure of failures) {
+            assert.ok(failure.includes(`client '${CLIENT.clientId}'`), failure);
+            assert.ok(failure.includes(`The token issuer ${emulator().authUrl} rejected the credentials`), failure);
+        }
+        assert.ok(!Object.values(up.result.state.resources).some((resource) => resource.type === TYPE), "a failed AdminClient is in the state");
+        stack.assertNoLeaks(up, [wrongSecret, CLIENT.clientSecret]);
+    });
+
+    it("once the cached token has expired, the next run asks for exactly one new token for all its resources", async () => {
+        emulator().control.updateSettings({ tokenLifetimeSeconds: 2 });
+        const { config, secrets } = platformConfig(emulator());
+        const first = await stack.run("up", { config: { ...config, count: "1" }, secrets });
+        succeeded(first);
+        assert.equal(first.tokenRequests.length, 1);
+        const expiredToken = stack.cachedTokens()[0];
+        stack.assertNoLeaks(first);
+
+        // Long-lived tokens again, so that only the expiry of the cached one is under test.
+        emulator().control.updateSettings({ tokenLifetimeSeconds: 300 });
+        const expiresAt = stack.cachedTokenExpiry();
+        await sleep(Math.max(0, expiresAt - Date.now()) + 100);
+
+        const second = await stack.run("up", { config: { ...config, count: "20" }, secrets });
+        succeeded(second);
+        assert.deepEqual(
+            second.tokenRequests.map((entry) => entry.status),
+            [200],
+        );
+        assert.equal(second.memberRequests.length, 19);
+        assert.ok(second.memberRequests.every((entry) => entry.status === 200), "a member listing used the expired token");
+        const renewed = stack.cachedTokens();
+        assert.equal(renewed.length, 1);
+        assert.notEqual(renewed[0], expiredToken);
+        const created = second.result.state.resources[`urn:pulumi:test::admin-clients::${TYPE}::admin-19`];
+        assert.ok(Date.parse(String(unwrapSecrets(created.outputs.tokenExpiresAt))) > Date.now() + 60_000, "admin-19 did not use the new token");
+        stack.assertNoLeaks(second, [CLIENT.clientSecret, expiredToken]);
+    });
+});
