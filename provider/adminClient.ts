@@ -4,12 +4,13 @@ import type { OrganizationMember } from "./adminClientTypes";
 
 /**
  * Each setting falls back to stack config `platform:<name>`, then to an environment variable. A client
- * secret from config or the environment is read when used and never stored in the state.
+ * secret given here is stored in the state, encrypted, so that refresh can use it; one from config or
+ * the environment is read when used and never stored in the state.
  */
 export interface AdminClientArgs {
     /** Else `platform:clientId`, else PLATFORM_CONSOLE_CLIENT_ID. */
     clientId?: pulumi.Input<string>;
-    /** Stored as a secret. Else `platform:clientSecret`, else PLATFORM_CONSOLE_CLIENT_SECRET. */
+    /** Stored as a secret (input and output, for refresh). Else `platform:clientSecret`, else PLATFORM_CONSOLE_CLIENT_SECRET. */
     clientSecret?: pulumi.Input<string>;
     /** The token issuer's endpoint. Else `platform:oauthUrl`, else PLATFORM_OAUTH_URL. */
     oauthUrl?: pulumi.Input<string>;
@@ -32,8 +33,8 @@ export class AdminClient extends pulumi.dynamic.Resource {
     /** The organization's members when last listed (create, update or refresh). */
     declare readonly members: pulumi.Output<OrganizationMember[]>;
     declare readonly memberCount: pulumi.Output<number>;
-    /** When the token used for the last listing expires (ISO 8601). */
-    declare readonly tokenExpiresAt: pulumi.Output<string | undefined>;
+    /** When the token used for the last listing expires (ISO 8601), as the token client knows it. */
+    declare readonly tokenExpiresAt: pulumi.Output<string>;
 
     constructor(name: string, args: AdminClientArgs = {}, opts?: pulumi.CustomResourceOptions) {
         const props = {
@@ -48,7 +49,8 @@ export class AdminClient extends pulumi.dynamic.Resource {
             ...args,
             clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
         };
-        // The provider never outputs the secret; should a property of that name ever appear, it stays secret.
+        // A secret input comes back as the output of the same name (for refresh), which the engine then keeps
+        // secret; additionalSecretOutputs says so explicitly as well.
         const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["clientSecret"] });
         super(adminClientProvider, name, props, secretOutputs, "platform", "AdminClient");
     }

@@ -1,25 +1,31 @@
 // The dynamic provider behind AdminClient: proves that a set of client credentials works and lists the
 // organization's members. Nothing is created remotely; create, update and read all list the members.
 //
-// The client secret. A secret the program gives as an input stays an input, which the engine stores
-// encrypted. A secret from stack config or the environment is read where it is used and never written
-// into the checked inputs: the engine would store it there in plain text, as it did not arrive as a
-// secret input. No output carries the secret or a token.
+// The client secret. A secret the program gives as an input stays an input, and create and update also
+// output it as `clientSecret`: refresh gets only the old outputs, and would have no secret otherwise.
+// The engine stores both encrypted (the same-named input is secret, and the resource lists the output in
+// additionalSecretOutputs). A secret from stack config or the environment is read where it is used and
+// is written nowhere: not into the checked inputs (the engine would store it in plain text, as it did not
+// arrive as a secret input), not into the outputs. No output carries a token.
 //
-// Detecting a secret change. diff sees only the old outputs, which never hold the secret, but check
-// sees the old inputs (decrypted by the engine): it compares the old and new secret inputs and tells
-// diff through the plain boolean `clientSecretChanged`. A secret from stack config or the environment
-// is provider configuration, not desired state: as with any provider's credentials, changing it
-// updates no resource (keeping a hash of it to compare would let anyone holding the state test guesses
-// offline); the next create, update or refresh uses it. The client id, URLs and audience are compared
-// wherever they come from: check writes their resolved values into the inputs, create into the outputs.
+// Detecting a secret change. diff compares the secret input with the one in the old outputs: that is the
+// secret the last create, update or refresh used. A secret from stack config or the environment is
+// provider configuration, not desired state: as with any provider's credentials, changing it updates no
+// resource (keeping a hash of it to compare would let anyone holding the state test guesses offline);
+// the next create, update or refresh uses it. The client id, URLs and audience are compared wherever
+// they come from: check writes their resolved values into the inputs, create into the outputs.
+//
+// A changed secret is proven. The token disk cache cannot tell which secret obtained its token, so an
+// update whose secret input changed asks the issuer for a token with the new secret (once per process):
+// a wrong new secret fails the update instead of riding on the old secret's cached token. create and
+// refresh take a cached token when there is one, so that one token serves every resource and run.
 
 import { randomUUID } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN, clientSecretFor, clientSecretProblem, resolveAdminSettings } from "./adminClientInputs";
 import type { AdminSettings, OrganizationMember } from "./adminClientTypes";
 import { CONFIG_NAMESPACE, StackCredentialConfig, describeSources, readCredentialConfig } from "./credentials";
-import { MemberListing, listOrganizationMembers } from "./memberListing";
+import { MemberListing, MemberListingOptions, listOrganizationMembers } from "./memberListing";
 
 /** Inputs as the engine sends them: the program's values (anything may arrive), plus what check adds. */
 export interface AdminClientInputs {
@@ -29,15 +35,15 @@ export interface AdminClientInputs {
     oauthUrl?: unknown;
     audience?: unknown;
     baseUrl?: unknown;
-    /** Set by check when the secret input differs from the one in the state. */
-    clientSecretChanged?: boolean;
 }
 
 export interface AdminClientOutputs extends AdminSettings {
     resourceName: string;
     members: OrganizationMember[];
     memberCount: number;
-    tokenExpiresAt?: string;
+    tokenExpiresAt: string;
+    /** The secret input the listing used, kept for refresh (encrypted by the engine). Never a secret from config or the environment. */
+    clientSecret?: string;
 }
 
 type Outputs = Partial<AdminClientOutputs>;
@@ -57,7 +63,7 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
     }
 
     /** Resolves the fallbacks and validates; never sends a request. */
-    async check(olds: AdminClientInputs, news: AdminClientInputs): Promise<pulumi.dynamic.CheckResult<AdminClientInputs>> {
+    async check(_olds: AdminClientInputs, news: AdminClientInputs): Promise<pulumi.dynamic.CheckResult<AdminClientInputs>> {
         const { settings, failures } = resolveAdminSettings(news, this.stackConfig, process.env);
         const secretFailure = news.clientSecret === UNKNOWN ? undefined : clientSecretProblem(news.clientSecret, this.stackConfig, process.env);
         if (secretFailure) failures.push(secretFailure);
@@ -67,14 +73,12 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         const inputs: AdminClientInputs = { ...settings };
         if (news.resourceName !== undefined) inputs.resourceName = news.resourceName;
         if (news.clientSecret !== undefined) inputs.clientSecret = news.clientSecret;
-        const existing = Object.keys(olds).length > 0;
-        if (existing && (news.clientSecret === UNKNOWN || olds.clientSecret !== news.clientSecret)) inputs.clientSecretChanged = true;
         return { inputs };
     }
 
     async diff(_id: string, olds: Outputs, news: AdminClientInputs): Promise<pulumi.dynamic.DiffResult> {
         const changed: string[] = SETTING_NAMES.filter((name) => news[name] === UNKNOWN || olds[name] !== news[name]);
-        if (news.clientSecretChanged === true) changed.push("clientSecret");
+        if (secretInputChanged(olds, news)) changed.push("clientSecret");
         if (changed.length > 0) log(news, `${changed.join(", ")} changed: the members will be listed again`);
         return { changes: changed.length > 0 };
     }
@@ -84,15 +88,15 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         return { id: randomUUID(), outs };
     }
 
-    async update(_id: string, _olds: Outputs, news: AdminClientInputs): Promise<pulumi.dynamic.UpdateResult<Outputs>> {
-        return { outs: await this.list(news, settingsOf(news), news.clientSecret) };
+    async update(_id: string, olds: Outputs, news: AdminClientInputs): Promise<pulumi.dynamic.UpdateResult<Outputs>> {
+        return { outs: await this.list(news, settingsOf(news), news.clientSecret, { verifySecret: secretInputChanged(olds, news) }) };
     }
 
     /** Refresh: lists the members again, so that membership drift shows. */
     async read(id: string, props?: Outputs): Promise<pulumi.dynamic.ReadResult<Outputs>> {
         const old = props ?? {};
-        // The engine gives read only the outputs, so a secret given as an input cannot be seen here.
-        const outs = await this.list(old, settingsOf(old), undefined, " (refresh cannot see a clientSecret given as an input)");
+        // The engine gives read only the old outputs: a secret input is there, kept by create or update.
+        const outs = await this.list(old, settingsOf(old), old.clientSecret);
         const before = old.memberCount;
         if (before !== undefined && before !== outs.memberCount) log(old, `was ${before} members before the refresh`);
         return { id, props: outs };
@@ -102,17 +106,21 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         log(props, "nothing to delete remotely (an AdminClient only reads the administration API); removed from the stack");
     }
 
+    /** Lists the members with the given secret (an input, or kept from one), else the one from config or the environment. */
     private async list(
         resource: { resourceName?: unknown },
         settings: AdminSettings,
         givenSecret: unknown,
-        whyMissing = "",
+        options: MemberListingOptions = {},
     ): Promise<AdminClientOutputs> {
         const secret = clientSecretFor(givenSecret, this.stackConfig, process.env);
-        if (secret === undefined) throw new Error(`No client secret: set ${describeSources("clientSecret")}${whyMissing}`);
-        const listing = await listOrganizationMembers(settings, secret);
+        if (secret === undefined) throw new Error(`No client secret: set ${describeSources("clientSecret")}`);
+        const listing = await listOrganizationMembers(settings, secret, options);
         log(resource, `${listing.members.length} members`);
-        return outputsOf(resource, settings, listing);
+        const outs = outputsOf(resource, settings, listing);
+        // Only a secret that came as an input: one from config or the environment is stored nowhere.
+        if (secret === givenSecret) outs.clientSecret = secret;
+        return outs;
     }
 }
 
@@ -128,16 +136,23 @@ function settingsOf(values: Partial<Record<keyof AdminSettings, unknown>>): Admi
     };
 }
 
+/**
+ * Whether the secret input differs from the secret the last create, update or refresh used as an input
+ * (kept in the outputs). Also true when only one of them exists: the secret moved between an input and
+ * config, or the state was written before the outputs kept the secret.
+ */
+function secretInputChanged(olds: Outputs, news: AdminClientInputs): boolean {
+    return news.clientSecret === UNKNOWN || olds.clientSecret !== news.clientSecret;
+}
+
 function outputsOf(resource: { resourceName?: unknown }, settings: AdminSettings, listing: MemberListing): AdminClientOutputs {
-    const outs: AdminClientOutputs = {
+    return {
         resourceName: nameOf(resource),
         ...settings,
         members: listing.members,
         memberCount: listing.members.length,
+        tokenExpiresAt: listing.tokenExpiresAt,
     };
-    // Only set when known: an undefined property cannot be sent to the engine.
-    if (listing.tokenExpiresAt !== undefined) outs.tokenExpiresAt = listing.tokenExpiresAt;
-    return outs;
 }
 
 function nameOf(resource: { resourceName?: unknown }): string {

@@ -4,19 +4,31 @@
 
 import { AdminClient } from "../sdk/adminClient";
 import { redact } from "../sdk/errors";
-import { TokenClient, jwtExpiry } from "../sdk/tokenClient";
-import type { TokenProvider } from "../sdk/tokenClient";
+import { TokenClient } from "../sdk/tokenClient";
+import type { TokenInfo, TokenProvider } from "../sdk/tokenClient";
 import type { AdminSettings, OrganizationMember } from "./adminClientTypes";
 
 export interface MemberListing {
     members: OrganizationMember[];
-    /** When the token used expires (ISO 8601), if the token says so. */
-    tokenExpiresAt?: string;
+    /** When the token used expires (ISO 8601), as the token client knows it. */
+    tokenExpiresAt: string;
+}
+
+export interface MemberListingOptions {
+    /**
+     * Prove the secret with the issuer instead of trusting a token from the disk cache, which cannot tell
+     * which secret obtained it: for a secret that has just changed.
+     */
+    verifySecret?: boolean;
 }
 
 /** The members, or an error that names the client and the API (never the secret or a token). */
-export async function listOrganizationMembers(settings: AdminSettings, clientSecret: string): Promise<MemberListing> {
-    const handedOut: string[] = [];
+export async function listOrganizationMembers(
+    settings: AdminSettings,
+    clientSecret: string,
+    options: MemberListingOptions = {},
+): Promise<MemberListing> {
+    const used: TokenInfo[] = [];
     try {
         const tokens = new TokenClient({
             clientId: settings.clientId,
@@ -26,26 +38,26 @@ export async function listOrganizationMembers(settings: AdminSettings, clientSec
         });
         // Remembers the tokens the listing used (a refused token is replaced once), to report the expiry.
         const recording: TokenProvider = {
-            getToken: async (options) => {
-                const token = await tokens.getToken(options);
-                handedOut.push(token);
-                return token;
+            getToken: async (callOptions) => {
+                const info = await tokens.getTokenInfo({ ...callOptions, verifySecret: options.verifySecret });
+                used.push(info);
+                return info.token;
             },
             invalidate: (token) => tokens.invalidate(token),
         };
         const found = await new AdminClient({ baseUrl: settings.baseUrl, tokenProvider: recording }).listMembers();
         const members = found.map(({ name, email, roles, invitePending }) => ({ name, email, roles: [...roles], invitePending }));
-        return { members, tokenExpiresAt: expiryOf(handedOut[handedOut.length - 1]) };
+        const last = used[used.length - 1];
+        if (last === undefined) throw new Error("the administration client used no token");
+        return { members, tokenExpiresAt: last.expiresAt.toISOString() };
     } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // The SDK never puts secrets into messages; this is the second line of defence.
         throw new Error(
-            `Cannot list the members at ${settings.baseUrl} as client '${settings.clientId}': ${redact(message, [clientSecret, ...handedOut])}`,
+            `Cannot list the members at ${settings.baseUrl} as client '${settings.clientId}': ${redact(
+                message,
+                [clientSecret, ...used.map((info) => info.token)],
+            )}`,
         );
     }
-}
-
-function expiryOf(token: string | undefined): string | undefined {
-    const exp = token === undefined ? undefined : jwtExpiry(token);
-    return exp === undefined ? undefined : new Date(exp * 1_000).toISOString();
 }

@@ -53,4 +53,4 @@ export type {
   TopologyBroker,
 } from "./schemas";
 export { TokenClient, clearTokenCache } from "./tokenClient";
-export type { TokenClientOptions, TokenProvider } from "./tokenClient";
+export type { GetTokenOptions, TokenClientOptions, TokenInfo, TokenProvider } from "./tokenClient";

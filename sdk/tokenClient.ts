@@ -7,8 +7,17 @@
 // cache for later processes. Token requests go through the process-wide rate limiter. Credentials the
 // issuer rejected (400/401/403) are remembered, so the process never sends them again: a client with
 // bad credentials must not use up the address's shared rate limit.
+//
+// A secret that changes (a rotation, or a wrong new secret). In memory each token is filed under a
+// fingerprint of the secret that obtained it: an HMAC keyed with random bytes that exist only in this
+// process's memory. A caller with another secret never gets that token: it asks the issuer, and a wrong
+// secret fails at once. The disk cache holds no secret and nothing derived from one (a hash on disk could
+// be tested against guesses offline), so it cannot tell which secret obtained its token: the first secret
+// that asks for it in a process gets it, until it expires, even a wrong one. A caller that must know its
+// secret works (after a rotation, say) passes `verifySecret`: its token then comes from the issuer, or
+// from memory when this secret already got one from the issuer in this process.
 
-import { createHash } from "crypto";
+import { createHash, createHmac, randomBytes } from "crypto";
 import {
   AbortedError,
   AuthError,
@@ -32,6 +41,23 @@ import {
   readCachedToken,
   writeCachedToken,
 } from "./tokenDiskCache";
+
+/** A token and when it expires. */
+export interface TokenInfo {
+  token: string;
+  /** The expiry the client goes by: expires_in from the issuer's answer, or the JWT's exp if that is sooner. */
+  expiresAt: Date;
+}
+
+export interface GetTokenOptions {
+  signal?: AbortSignal;
+  /**
+   * Prove the secret: accept only a token the issuer gave for this very secret in this process, never one
+   * from the disk cache (which cannot tell which secret obtained it). Costs one token request per secret
+   * and process at most.
+   */
+  verifySecret?: boolean;
+}
 
 /** Anything that can give a bearer token: a TokenClient, or a caller's own implementation. */
 export interface TokenProvider {
@@ -128,26 +154,34 @@ export class TokenClient implements TokenProvider {
   }
 
   /** A valid access token: from memory, else from disk, else from the issuer (one request for all concurrent callers). */
-  async getToken(options: { signal?: AbortSignal } = {}): Promise<string> {
-    const state = sharedState();
-    const failure = state.failures.get(this.failureKey());
-    if (failure) throw reviveError(failure);
-    const cached = state.tokens.get(this.cacheKey);
-    if (cached && Date.now() < cached.renewAt) return cached.accessToken;
+  async getToken(options: GetTokenOptions = {}): Promise<string> {
+    return (await this.getTokenInfo(options)).token;
+  }
 
-    let flight = state.inflight.get(this.cacheKey);
+  /** A valid access token and its expiry, from the same caches as getToken. */
+  async getTokenInfo(options: GetTokenOptions = {}): Promise<TokenInfo> {
+    const state = sharedState();
+    const fingerprint = this.secretFingerprint(state);
+    const failure = state.failures.get(fingerprint);
+    if (failure) throw reviveError(failure);
+    const verify = options.verifySecret === true;
+    const cached = tokensOf(state, this.cacheKey).get(fingerprint);
+    if (cached && Date.now() < cached.renewAt && !(verify && cached.fromDisk)) return infoOf(cached);
+
+    const flightKey = `${fingerprint}/${verify ? "verified" : "any"}`;
+    let flight = state.inflight.get(flightKey);
     if (!flight) {
-      flight = this.obtain().finally(() => state.inflight.delete(this.cacheKey));
-      state.inflight.set(this.cacheKey, flight);
+      flight = this.obtain(fingerprint, verify).finally(() => state.inflight.delete(flightKey));
+      state.inflight.set(flightKey, flight);
     }
     const outcome = await abortable(flight, options.signal);
-    if (outcome.ok) return outcome.token.accessToken;
+    if (outcome.ok) return infoOf(outcome.token);
     throw reviveError(outcome.error);
   }
 
   async invalidate(token: string): Promise<void> {
-    const state = sharedState();
-    if (state.tokens.get(this.cacheKey)?.accessToken === token) state.tokens.delete(this.cacheKey);
+    const tokens = tokensOf(sharedState(), this.cacheKey);
+    for (const [fingerprint, cached] of tokens) if (cached.accessToken === token) tokens.delete(fingerprint);
     if (this.cacheDir !== undefined) await deleteCachedToken(this.cacheDir, this.cacheKey, token);
   }
 
@@ -156,22 +190,25 @@ export class TokenClient implements TokenProvider {
     return { clientId: this.clientId, authUrl: this.authUrl, audience: this.audience };
   }
 
-  private async obtain(): Promise<TokenOutcome> {
+  private async obtain(fingerprint: string, verify: boolean): Promise<TokenOutcome> {
     try {
-      if (this.cacheDir !== undefined) {
+      if (!verify && this.cacheDir !== undefined) {
         const fromDisk = await readCachedToken(this.cacheDir, this.cacheKey);
-        if (fromDisk && Date.now() < fromDisk.renewAt) {
-          sharedState().tokens.set(this.cacheKey, fromDisk);
+        const tokens = tokensOf(sharedState(), this.cacheKey);
+        // A token this process already holds for another secret belongs to that secret.
+        const another = fromDisk && [...tokens].some(([other, held]) => other !== fingerprint && held.accessToken === fromDisk.accessToken);
+        if (fromDisk && Date.now() < fromDisk.renewAt && !another) {
+          tokens.set(fingerprint, { ...fromDisk, fromDisk: true });
           return { ok: true, token: fromDisk };
         }
       }
-      return { ok: true, token: await this.requestToken() };
+      return { ok: true, token: await this.requestToken(fingerprint) };
     } catch (error) {
       return { ok: false, error: shareError(error) };
     }
   }
 
-  private async requestToken(): Promise<CachedToken> {
+  private async requestToken(fingerprint: string): Promise<CachedToken> {
     let rateLimitWaitedMs = 0;
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= this.maxAttempts;
@@ -198,7 +235,7 @@ export class TokenClient implements TokenProvider {
         throw error;
       }
 
-      if (res.status >= 200 && res.status <= 299) return this.remember(res, startedAt);
+      if (res.status >= 200 && res.status <= 299) return this.remember(res, startedAt, fingerprint);
 
       const redactions = [this.clientSecret];
       if (res.status === 400 || res.status === 401 || res.status === 403) {
@@ -208,7 +245,7 @@ export class TokenClient implements TokenProvider {
             `for audience '${this.audience}'; they will not be tried again in this process`,
           { request: rejected.request, status: rejected.status, serverMessage: rejected.serverMessage },
         );
-        sharedState().failures.set(this.failureKey(), shareError(error));
+        sharedState().failures.set(fingerprint, shareError(error));
         throw error;
       }
       if (res.status === 429) {
@@ -232,7 +269,7 @@ export class TokenClient implements TokenProvider {
     }
   }
 
-  private async remember(res: HttpResponse, requestedAt: number): Promise<CachedToken> {
+  private async remember(res: HttpResponse, requestedAt: number, fingerprint: string): Promise<CachedToken> {
     const body = decodeJsonBody(res, decoder("token response", tokenResponseSchema));
     let lifetimeMs = body.expires_in * 1_000;
     const exp = jwtExpiry(body.access_token);
@@ -243,14 +280,19 @@ export class TokenClient implements TokenProvider {
       expiresAt: requestedAt + lifetimeMs,
       renewAt: requestedAt + lifetimeMs - renewalMarginMs(lifetimeMs),
     };
-    sharedState().tokens.set(this.cacheKey, token);
+    tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...token, fromDisk: false });
     if (this.cacheDir !== undefined) await writeCachedToken(this.cacheDir, this.cacheKey, token);
     return token;
   }
 
-  /** Key of remembered failures: these exact credentials, secret included (hashed, never stored on the object). */
-  private failureKey(): string {
-    return sha256([this.authUrl, this.clientId, this.audience, this.clientSecret]);
+  /**
+   * These exact credentials, secret included: the key of their tokens in memory and of their remembered
+   * failure. Computed when needed, never stored on the object; its key never leaves this process's memory.
+   */
+  private secretFingerprint(state: SharedTokenState): string {
+    return createHmac("sha256", state.fingerprintKey)
+      .update(JSON.stringify([this.authUrl, this.clientId, this.audience, this.clientSecret]))
+      .digest("hex");
   }
 
   private issuerForMessages(): string {
@@ -272,17 +314,41 @@ interface SharedError {
 
 type TokenOutcome = { ok: true; token: CachedToken } | { ok: false; error: SharedError };
 
+interface MemoryToken extends CachedToken {
+  /** Read from the disk cache: which secret obtained it is unknown. */
+  fromDisk: boolean;
+}
+
 interface SharedTokenState {
-  tokens: Map<string, CachedToken>;
+  /** By cache key (issuer, client id, audience), then by secret fingerprint. */
+  tokens: Map<string, Map<string, MemoryToken>>;
+  /** By secret fingerprint and whether the flight verifies the secret. */
   inflight: Map<string, Promise<TokenOutcome>>;
+  /** By secret fingerprint. */
   failures: Map<string, SharedError>;
+  /** Key of the secret fingerprints: random, in this process's memory only. */
+  fingerprintKey: Buffer;
 }
 
 function sharedState(): SharedTokenState {
   // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
-  const key = Symbol.for("pulumi-platform.tokenCache.v1");
+  // v2: tokens are filed by secret; a v1 copy of this module (an older provider in the same host) keeps its own.
+  const key = Symbol.for("pulumi-platform.tokenCache.v2");
   const holder = globalThis as unknown as Record<symbol, SharedTokenState | undefined>;
-  return (holder[key] ??= { tokens: new Map(), inflight: new Map(), failures: new Map() });
+  return (holder[key] ??= { tokens: new Map(), inflight: new Map(), failures: new Map(), fingerprintKey: randomBytes(32) });
+}
+
+function tokensOf(state: SharedTokenState, cacheKey: string): Map<string, MemoryToken> {
+  let tokens = state.tokens.get(cacheKey);
+  if (!tokens) {
+    tokens = new Map();
+    state.tokens.set(cacheKey, tokens);
+  }
+  return tokens;
+}
+
+function infoOf(token: CachedToken): TokenInfo {
+  return { token: token.accessToken, expiresAt: new Date(token.expiresAt) };
 }
 
 function shareError(error: unknown): SharedError {

@@ -26,6 +26,8 @@ const adminSteps = (run: AdminRun) =>
         .map((step) => `${step.op} ${step.name}`)
         .sort();
 const output = (run: AdminRun, name: string): PropertyValue => unwrapSecrets(run.result.outputs[name]);
+/** Statuses of the token requests that reached the issuer's checks (a 429 of its rate limit is retried). */
+const issued = (run: AdminRun): number[] => run.tokenRequests.map((entry) => entry.status).filter((status) => status !== 429);
 
 const NEW_MEMBER = { name: "Katherine Johnson", email: "katherine@example.com", roles: ["analyst"], invitePending: true };
 
@@ -130,7 +132,7 @@ describe("AdminClient: settings as inputs, and changes of them", function () {
             secrets: { clientSecret: changes.secret ?? CLIENT.clientSecret },
         });
 
-    it("up keeps a secret given as an input secret in the state, and outputs neither it nor a token", async () => {
+    it("up keeps a secret given as an input secret in the state, inputs and outputs (for refresh), and no token", async () => {
         const up = await run("up");
         succeeded(up);
         assert.equal(up.tokenRequests.length, 1);
@@ -138,24 +140,46 @@ describe("AdminClient: settings as inputs, and changes of them", function () {
         const resource = up.result.state.resources[urn("admin-0")];
         assert.ok(isSecret(resource.inputs.clientSecret), "the secret input is not stored as a secret");
         assert.deepEqual(unwrapSecrets(resource.inputs.clientSecret), CLIENT.clientSecret);
-        assert.ok(!("clientSecret" in resource.outputs));
+        assert.ok(isSecret(resource.outputs.clientSecret), "the secret output is not stored as a secret");
+        assert.deepEqual(unwrapSecrets(resource.outputs.clientSecret), CLIENT.clientSecret);
+        // The state file as stored holds it encrypted only.
         stack.assertNoLeaks(up);
     });
 
-    it("a changed secret input is an update; afterwards nothing changes", async () => {
+    it("a changed secret input is an update that proves the new secret with one token request; afterwards nothing changes", async () => {
         const up = await run("up", { secret: ROTATED_SECRET });
         succeeded(up);
         assert.deepEqual(adminSteps(up), ["update admin-0", "update admin-1"]);
+        // Not the token of the old secret from the disk cache: one request for both resources.
+        assert.deepEqual(issued(up), [200]);
         assert.equal(up.memberRequests.length, 2);
         assert.deepEqual(linesOf(up, "admin-0"), ['AdminClient "admin-0": clientSecret changed: the members will be listed again', 'AdminClient "admin-0": 3 members']);
         const resource = up.result.state.resources[urn("admin-1")];
         assert.deepEqual(unwrapSecrets(resource.inputs.clientSecret), ROTATED_SECRET);
+        assert.ok(isSecret(resource.outputs.clientSecret));
+        assert.deepEqual(unwrapSecrets(resource.outputs.clientSecret), ROTATED_SECRET);
         stack.assertNoLeaks(up);
 
         const preview = await run("preview", { secret: ROTATED_SECRET });
         succeeded(preview);
         assert.deepEqual(adminSteps(preview), ["same admin-0", "same admin-1"]);
         assert.deepEqual(preview.requests, []);
+    });
+
+    it("an update to a wrong secret fails at the issuer (the cached token does not hide it) and the state keeps the working one", async () => {
+        const wrongSecret = `wr0ng-${ROTATED_SECRET}`;
+        const up = await run("up", { secret: wrongSecret });
+        assert.equal(up.result.exitCode, 1, up.result.stdout);
+        assert.deepEqual(issued(up), [401]);
+        assert.deepEqual(up.memberRequests, []);
+        const failures = up.result.errors.filter((error) => error.startsWith(`${TYPE} `));
+        assert.ok(failures.length >= 1, up.result.stdout);
+        for (const failure of failures) assert.ok(failure.includes(`The token issuer ${emulator().authUrl} rejected the credentials`), failure);
+        for (const name of ["admin-0", "admin-1"]) {
+            const resource = up.result.state.resources[urn(name)];
+            assert.deepEqual(unwrapSecrets(resource.outputs.clientSecret), ROTATED_SECRET, name);
+        }
+        stack.assertNoLeaks(up, [wrongSecret, CLIENT.clientSecret, ROTATED_SECRET]);
     });
 
     it("a changed base URL is an update, seen in preview without any request", async () => {
@@ -165,6 +189,22 @@ describe("AdminClient: settings as inputs, and changes of them", function () {
         assert.deepEqual(linesOf(preview, "admin-1"), ['AdminClient "admin-1": baseUrl changed: the members will be listed again']);
         assert.deepEqual(preview.requests, []);
         stack.assertNoLeaks(preview);
+    });
+
+    it("refresh lists the members with the secret input kept in the state, which stays encrypted", async () => {
+        emulator().control.updateSettings({ members: [...DEFAULT_MEMBERS, NEW_MEMBER] });
+        const refresh = await stack.run("refresh", { config: { count: "2", explicit: "true" } });
+        succeeded(refresh);
+        // The token the rotated secret obtained is on disk: no token request.
+        assert.deepEqual(refresh.tokenRequests, []);
+        assert.equal(refresh.memberRequests.length, 2);
+        for (const name of ["admin-0", "admin-1"]) {
+            const resource = refresh.result.state.resources[urn(name)];
+            assert.equal(unwrapSecrets(resource.outputs.memberCount), 4, name);
+            assert.ok(isSecret(resource.outputs.clientSecret), name);
+            assert.deepEqual(unwrapSecrets(resource.outputs.clientSecret), ROTATED_SECRET, name);
+        }
+        stack.assertNoLeaks(refresh);
     });
 });
 

@@ -1,6 +1,8 @@
 // AdminClient when the token is the problem: credentials the issuer rejects, and a cached token that expired.
 
 import assert from "node:assert/strict";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { unwrapSecrets } from "../engine";
 import { AdminStack, CLIENT, platformConfig, succeeded, sleep, useAdminEmulator, useWorkDir } from "./adminClientSupport";
 
@@ -60,5 +62,25 @@ describe("AdminClient: token failures and expiry", function () {
         const created = second.result.state.resources[`urn:pulumi:test::admin-clients::${TYPE}::admin-19`];
         assert.ok(Date.parse(String(unwrapSecrets(created.outputs.tokenExpiresAt))) > Date.now() + 60_000, "admin-19 did not use the new token");
         stack.assertNoLeaks(second, [CLIENT.clientSecret, expiredToken]);
+    });
+
+    it("tokenExpiresAt is the expiry the token client goes by, not the token's own exp claim", async () => {
+        const { config, secrets } = platformConfig(emulator());
+        const first = await stack.run("up", { config: { ...config, count: "1" }, secrets });
+        succeeded(first);
+        // As if the issuer had answered with an expires_in two minutes shorter than the token's exp: the
+        // client renews by its own expiry, so that is the one to report.
+        const [file] = readdirSync(stack.tokenCacheDir).filter((name) => name.endsWith(".json"));
+        const path = join(stack.tokenCacheDir, file);
+        const entry = JSON.parse(readFileSync(path, "utf8")) as { expiresAt: number; renewAt: number };
+        const expiresAt = entry.expiresAt - 120_000;
+        writeFileSync(path, JSON.stringify({ ...entry, expiresAt, renewAt: expiresAt - 30_000 }), { mode: 0o600 });
+
+        const second = await stack.run("up", { config: { ...config, count: "2" }, secrets });
+        succeeded(second);
+        assert.deepEqual(second.tokenRequests, []);
+        const created = second.result.state.resources[`urn:pulumi:test::admin-clients::${TYPE}::admin-1`];
+        assert.equal(unwrapSecrets(created.outputs.tokenExpiresAt), new Date(expiresAt).toISOString());
+        stack.assertNoLeaks(second);
     });
 });
