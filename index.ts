@@ -1,2 +1,11 @@
 // Package root: the Pulumi resources and the SDK under them.
-export {};
+export { ClusterScale } from "./provider/clusterScale";
+export type { ClusterScaleArgs, ManagementAuthArgs } from "./provider/clusterScale";
+export type { BrokerLayout, ChangeRecord as ClusterChangeRecord, PartitionReplica, PlannedChange as ClusterPlannedChange } from "./provider/clusterScaleTypes";
+export { BrokerStatefulSetScaling } from "./provider/brokerStatefulSetScaling";
+export type { BrokerStatefulSetArgs, BrokerStatefulSetScalingArgs } from "./provider/brokerStatefulSetScaling";
+export { AdminClient } from "./provider/adminClient";
+export type { AdminClientArgs } from "./provider/adminClient";
+export type { OrganizationMember } from "./provider/adminClientTypes";
+export { getMembers } from "./provider/getMembers";
+export type { GetMembersArgs } from "./provider/getMembers";

@@ -1,0 +1,76 @@
+import * as pulumi from "@pulumi/pulumi";
+import { clusterScaleProvider } from "./clusterScaleProvider";
+import type { BrokerLayout, ChangeRecord, PlannedChange } from "./clusterScaleTypes";
+
+/** Credentials for a management API that sits behind authentication (the API itself has none by default). */
+export interface ManagementAuthArgs {
+    /** Fixed headers sent with every management and gateway request, e.g. `{ Authorization: "Bearer …" }`. */
+    headers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+    /** A client-credentials grant; the bearer token is cached and shared like AdminClient's. */
+    clientId?: pulumi.Input<string>;
+    clientSecret?: pulumi.Input<string>;
+    oauthUrl?: pulumi.Input<string>;
+    audience?: pulumi.Input<string>;
+}
+
+export interface ClusterScaleArgs {
+    /** Origin of the management port, e.g. `http://zeebe-gateway:9600`. Else stack config `platform:managementUrl`, else `PLATFORM_MANAGEMENT_URL`. */
+    managementUrl?: pulumi.Input<string>;
+    /** Origin of the gateway REST API, used to confirm completion. Else `platform:gatewayUrl`, else `PLATFORM_GATEWAY_URL`. Optional. */
+    gatewayUrl?: pulumi.Input<string>;
+    /** Path of the cluster endpoint. Default `/actuator/cluster`. */
+    basePath?: pulumi.Input<string>;
+    /** Optional authentication for the management and gateway APIs. Stored as a secret. */
+    auth?: pulumi.Input<ManagementAuthArgs>;
+    /** Every broker id of the final cluster. Give this or `brokerCount`, not both. */
+    brokers?: pulumi.Input<pulumi.Input<number>[]>;
+    /** Number of brokers; the cluster is brokers `0 … brokerCount-1`. Give this or `brokers`, not both. */
+    brokerCount?: pulumi.Input<number>;
+    /** Target partition count. It may only grow; requires the partition-scaling switch on the brokers. */
+    partitionCount?: pulumi.Input<number>;
+    /** Target replication factor, 1 ≤ replicationFactor ≤ number of brokers. Unchanged when omitted. */
+    replicationFactor?: pulumi.Input<number>;
+    /** Remove the brokers that are left out without moving their partitions (they are unreachable). Replace-only. Default false. */
+    force?: pulumi.Input<boolean>;
+    /** How long create/update wait for the change to complete. Default 1800. (Pulumi customTimeouts never reach dynamic providers.) */
+    timeoutSeconds?: pulumi.Input<number>;
+    /** Cancel the change when the wait times out. Already applied operations are not rolled back. Default false. */
+    cancelOnTimeout?: pulumi.Input<boolean>;
+}
+
+/**
+ * The layout of a workflow-engine cluster: which brokers form it, how many partitions it has and how
+ * many replicas each keeps. Preview shows the server's own dry-run plan; up applies it and waits.
+ */
+export class ClusterScale extends pulumi.dynamic.Resource {
+    /** Id of the last change applied to reach this layout (the previous change's id when nothing had to change). */
+    declare readonly changeId: pulumi.Output<number>;
+    /** Cluster configuration version after the change. */
+    declare readonly topologyVersion: pulumi.Output<number>;
+    /** Live brokers with their partitions and priorities. */
+    declare readonly topology: pulumi.Output<BrokerLayout[]>;
+    /** Live partition count. */
+    declare readonly partitionCount: pulumi.Output<number>;
+    /** Live replication factor: the smallest number of replicas any partition has. */
+    declare readonly replicationFactor: pulumi.Output<number>;
+    /** The operations of the last applied change, in execution order. */
+    declare readonly plannedChanges: pulumi.Output<PlannedChange[]>;
+    declare readonly lastChange: pulumi.Output<ChangeRecord | undefined>;
+
+    constructor(name: string, args: ClusterScaleArgs, opts?: pulumi.CustomResourceOptions) {
+        const props = {
+            resourceName: name,
+            changeId: undefined,
+            topologyVersion: undefined,
+            topology: undefined,
+            plannedChanges: undefined,
+            lastChange: undefined,
+            // Also outputs (the live values) when the args leave them out: seeded so that the properties exist.
+            partitionCount: undefined,
+            replicationFactor: undefined,
+            ...args,
+            auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
+        };
+        super(clusterScaleProvider, name, props, opts, "platform", "ClusterScale");
+    }
+}

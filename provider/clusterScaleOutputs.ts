@@ -1,0 +1,126 @@
+// ClusterScale's outputs: the live layout as the management API reports it, the last change, and the resolved
+// settings (diff only gets old outputs, so it compares settings against these). Never any credential.
+
+import type { BrokerState, ChangeRecord as ApiChangeRecord, ClusterState, Operation } from "../sdk/schemas";
+import type { ClusterScaleInputs } from "./clusterScaleInputs";
+import { liveReplicationFactor, snapshotOf } from "./clusterScaleRequest";
+import type { BrokerLayout, ChangeRecord, PlannedChange } from "./clusterScaleTypes";
+
+/** The inputs kept in the outputs: everything but the credentials. */
+export interface ClusterScaleSettings {
+    resourceName: string;
+    managementUrl: string;
+    gatewayUrl?: string;
+    basePath: string;
+    brokers?: number[];
+    brokerCount?: number;
+    force: boolean;
+    timeoutSeconds: number;
+    cancelOnTimeout: boolean;
+}
+
+export interface ClusterScaleOutputs extends ClusterScaleSettings {
+    changeId: number;
+    topologyVersion: number;
+    topology: BrokerLayout[];
+    /** Live partition count. */
+    partitionCount: number;
+    /** Live replication factor: the smallest replica count of any partition. */
+    replicationFactor: number;
+    plannedChanges: PlannedChange[];
+    lastChange?: ChangeRecord;
+}
+
+/** A change this resource knows the plan of: the one it applied now, or the one in its old outputs. */
+export interface KnownChange {
+    changeId: number;
+    plannedChanges: PlannedChange[];
+}
+
+export function settingsOf(inputs: ClusterScaleInputs | ClusterScaleSettings): ClusterScaleSettings {
+    const settings: ClusterScaleSettings = {
+        resourceName: inputs.resourceName,
+        managementUrl: inputs.managementUrl,
+        basePath: inputs.basePath,
+        force: inputs.force,
+        timeoutSeconds: inputs.timeoutSeconds,
+        cancelOnTimeout: inputs.cancelOnTimeout,
+    };
+    if (inputs.gatewayUrl !== undefined) settings.gatewayUrl = inputs.gatewayUrl;
+    if (inputs.brokers !== undefined) settings.brokers = [...inputs.brokers];
+    if (inputs.brokerCount !== undefined) settings.brokerCount = inputs.brokerCount;
+    return settings;
+}
+
+/** The names of the settings that differ (brokers compared as sets). */
+export function changedSettings(olds: Partial<ClusterScaleSettings>, news: ClusterScaleSettings): string[] {
+    const changed: string[] = [];
+    const scalar = ["managementUrl", "gatewayUrl", "basePath", "force", "timeoutSeconds", "cancelOnTimeout", "brokerCount"] as const;
+    for (const key of scalar) if (olds[key] !== news[key]) changed.push(key);
+    const sorted = (ids: number[] | undefined) => (ids === undefined ? undefined : JSON.stringify([...ids].sort((a, b) => a - b)));
+    if (sorted(olds.brokers) !== sorted(news.brokers)) changed.push("brokers");
+    return changed;
+}
+
+/** Outputs for the cluster as `state` shows it. */
+export function outputsFrom(settings: ClusterScaleSettings, state: ClusterState, known: readonly (KnownChange | undefined)[]): ClusterScaleOutputs {
+    const members = state.brokers.filter((broker) => broker.state !== "LEFT");
+    const lastChange = state.lastChange === undefined ? undefined : changeRecord(state.lastChange);
+    const changeId = state.lastChange?.id ?? 0;
+    const outputs: ClusterScaleOutputs = {
+        ...settings,
+        changeId,
+        topologyVersion: state.version,
+        topology: layoutOf(members),
+        partitionCount: snapshotOf(members).partitionCount,
+        replicationFactor: liveReplicationFactor(members),
+        plannedChanges: known.find((change) => change !== undefined && change.changeId === changeId)?.plannedChanges ?? [],
+    };
+    if (lastChange !== undefined) outputs.lastChange = lastChange;
+    return outputs;
+}
+
+/** Outputs while `change` has not completed: its id (so the next run waits for it instead of sending again) and plan. */
+export function inFlightOutputs(settings: ClusterScaleSettings, state: ClusterState | undefined, change: KnownChange, status: string): ClusterScaleOutputs {
+    const base = state === undefined ? undefined : outputsFrom(settings, state, []);
+    return {
+        ...settings,
+        topologyVersion: base?.topologyVersion ?? 0,
+        topology: base?.topology ?? [],
+        partitionCount: base?.partitionCount ?? 0,
+        replicationFactor: base?.replicationFactor ?? 0,
+        changeId: change.changeId,
+        plannedChanges: change.plannedChanges,
+        lastChange: { id: change.changeId, status },
+    };
+}
+
+export function layoutOf(brokers: readonly BrokerState[]): BrokerLayout[] {
+    return [...brokers]
+        .sort((a, b) => a.id - b.id)
+        .map((broker) => ({
+            id: broker.id,
+            state: broker.state,
+            partitions: [...broker.partitions]
+                .sort((a, b) => a.id - b.id)
+                .map((partition) => ({ id: partition.id, priority: partition.priority, state: partition.state })),
+        }));
+}
+
+export function plannedChangesOf(operations: readonly Operation[]): PlannedChange[] {
+    return operations.map((op) => {
+        const change: PlannedChange = { operation: op.operation };
+        if (op.brokerId !== undefined) change.brokerId = op.brokerId;
+        if (op.partitionId !== undefined) change.partitionId = op.partitionId;
+        if (op.priority !== undefined) change.priority = op.priority;
+        if (op.brokers.length > 0) change.brokers = [...op.brokers];
+        return change;
+    });
+}
+
+function changeRecord(record: ApiChangeRecord): ChangeRecord {
+    const result: ChangeRecord = { id: record.id, status: record.status };
+    if (record.startedAt.raw !== null) result.startedAt = record.startedAt.raw;
+    if (record.completedAt.raw !== null) result.completedAt = record.completedAt.raw;
+    return result;
+}

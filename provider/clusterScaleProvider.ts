@@ -1,0 +1,434 @@
+// The dynamic provider behind ClusterScale. Preview asks the cluster for its own plan (a dry run of exactly the
+// request up would send) and prints it; up adopts the live cluster, sends that request once and waits for the
+// change to complete; refresh reads the live layout back; destroy leaves the cluster as it is.
+//
+// Serialized by Pulumi's closure serializer: fields are assigned in the constructor, clients are built inside
+// the methods, and the inputs' __provider, resourceName and auth never reach a request body or an output.
+
+import type * as pulumi from "@pulumi/pulumi";
+import type { ClusterClient } from "../sdk/clusterClient";
+import { type ChangeOutcome, waitForChange } from "../sdk/changeWaiter";
+import {
+    ChangeCancelledError,
+    ChangeFailedError,
+    type ChangeProgress,
+    ChangeSupersededError,
+    ChangeTimeoutError,
+    ConflictError,
+    ResponseFormatError,
+} from "../sdk/errors";
+import type { GatewayClient } from "../sdk/gatewayClient";
+import { isTransientError } from "../sdk/http";
+import type { ClusterState, PlannedChange as ApiPlannedChange } from "../sdk/schemas";
+import { clientsFor } from "./clusterScaleClients";
+import { type ClusterScaleInputs, type DesiredLayout, type InputDefaults, checkInputs, containsUnknown, desiredLayout } from "./clusterScaleInputs";
+import {
+    type ClusterScaleOutputs,
+    type ClusterScaleSettings,
+    type KnownChange,
+    changedSettings,
+    inFlightOutputs,
+    outputsFrom,
+    plannedChangesOf,
+    settingsOf,
+} from "./clusterScaleOutputs";
+import { partialFailure } from "./clusterScaleInterrupted";
+import { count, describeOperation, layoutLines, planLines, progressLine, subject } from "./clusterScalePlan";
+import {
+    type LiveSnapshot,
+    type ScaleRequest,
+    describeRequest,
+    liveReplicationFactor,
+    messageOf,
+    planChange,
+    removedBrokers,
+    sendRequest,
+    snapshotOf,
+} from "./clusterScaleRequest";
+
+/** Preview must never hang: one attempt per request, short time limit. */
+const PREVIEW_TIMEOUT_MS = 10_000;
+/** Apply-time rounds of "wait for the pending change, plan, send": a guard against a cluster that never settles. */
+const MAX_APPLY_ROUNDS = 6;
+
+type Raw = Record<string, unknown>;
+
+/** Where the change this run waits for came from. */
+type Ownership = "this run" | "an earlier run" | "elsewhere";
+
+export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw, ClusterScaleOutputs> {
+    /** Stack config values read in configure (the whole stack config reaches dynamic providers). */
+    private configured: Record<string, string | undefined>;
+
+    constructor() {
+        // Assigned here: the closure serializer drops field initializers.
+        this.configured = {};
+    }
+
+    async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+        this.configured = {
+            "platform:managementUrl": request.config.get("platform:managementUrl"),
+            "platform:gatewayUrl": request.config.get("platform:gatewayUrl"),
+        };
+    }
+
+    async check(olds: Raw, news: Raw): Promise<pulumi.dynamic.CheckResult<Raw>> {
+        const checked = checkInputs(olds, news, this.defaults());
+        if (checked.failures.length > 0) return { failures: checked.failures };
+        const inputs = checked.inputs;
+        // Preview calls nothing but check for a resource not in state: show the plan here, as diff does for the others.
+        if (isEmpty(olds)) {
+            if (checked.hasUnknowns) {
+                say(inputs.resourceName, "some inputs are not known yet; the plan will be known at apply");
+            } else {
+                const failure = await this.previewNew(inputs);
+                if (failure !== undefined) return { failures: [failure] };
+            }
+        }
+        return { inputs: inputs as unknown as Raw };
+    }
+
+    async diff(_id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
+        const inputs = news as unknown as ClusterScaleInputs;
+        const name = inputs.resourceName;
+        const brokerField = inputs.brokerCount !== undefined ? "brokerCount" : "brokers";
+        if (containsUnknown([inputs.managementUrl, inputs.basePath, inputs.auth, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force])) {
+            say(name, "some inputs are not known yet; the plan will be known at apply");
+            return inputs.force === true ? { changes: true, replaces: [brokerField] } : { changes: true };
+        }
+        const settings = settingsOf(inputs);
+        const changed = changedSettings(olds, settings);
+        const desired = desiredLayout(inputs);
+        const recorded = recordedSnapshot(olds);
+        const { cluster } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
+        const outcome = await planChange(cluster, desired, recorded, { retry: false });
+        const replacement = (live: LiveSnapshot | undefined): pulumi.dynamic.DiffResult =>
+            desired.force && live !== undefined && removedBrokers(desired, live).length > 0
+                ? { changes: true, replaces: [brokerField], deleteBeforeReplace: false }
+                : { changes: true };
+
+        switch (outcome.kind) {
+            case "rejected":
+                throw new Error(`${subject(name)}: ${outcome.property}: ${outcome.reason}`);
+            case "busy":
+                say(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then apply this layout`);
+                return replacement(recorded);
+            case "unreachable": {
+                const differs = changed.length > 0 || recorded === undefined || differsFromRecorded(desired, olds, recorded);
+                say(name, `cannot reach the management API (${outcome.reason}); compared with the recorded layout: ${differs ? "changes" : "no change"}`);
+                return differs ? replacement(recorded) : { changes: false };
+            }
+            case "planned":
+                if (outcome.empty) {
+                    if (changed.length === 0) return { changes: false };
+                    say(name, `settings changed (${changed.join(", ")}); the cluster already has this layout, nothing will be sent to it`);
+                    return { changes: true };
+                }
+                if (desired.force && removedBrokers(desired, outcome.live).length > 0) {
+                    // The engine checks the replacement as a new resource right after this, and that check prints the plan.
+                    say(name, `force removal of broker(s) ${removedBrokers(desired, outcome.live).join(", ")} replaces this resource (force is never an in-place update)`);
+                } else {
+                    sayLines(planLines(name, outcome.plan, "up will apply"));
+                }
+                return replacement(outcome.live);
+        }
+    }
+
+    async create(news: Raw): Promise<pulumi.dynamic.CreateResult<ClusterScaleOutputs>> {
+        const inputs = news as unknown as ClusterScaleInputs;
+        const id = `${inputs.managementUrl}${inputs.basePath}`;
+        const outs = await this.apply(id, inputs, undefined);
+        return { id, outs };
+    }
+
+    async update(id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterScaleOutputs>> {
+        const inputs = news as unknown as ClusterScaleInputs;
+        return { outs: await this.apply(id, inputs, olds) };
+    }
+
+    async read(id: string, props?: ClusterScaleOutputs): Promise<pulumi.dynamic.ReadResult<ClusterScaleOutputs>> {
+        if (props === undefined || typeof props.managementUrl !== "string") {
+            throw new Error(`ClusterScale ${id}: nothing recorded to refresh from (no managementUrl in state)`);
+        }
+        const { cluster } = clientsFor(settingsOf(props));
+        const state = await cluster.getCluster();
+        // The live broker set becomes the inputs, in the form the program used when it still fits.
+        const members = snapshotOf(state.brokers).members;
+        const { brokers: _brokers, brokerCount: _brokerCount, ...rest } = settingsOf(props);
+        const asCount = props.brokerCount !== undefined && members.every((member, index) => member === index);
+        const settings: ClusterScaleSettings = asCount ? { ...rest, brokerCount: members.length } : { ...rest, brokers: members };
+        const outputs = outputsFrom(settings, state, [{ changeId: props.changeId, plannedChanges: props.plannedChanges ?? [] }]);
+        const inputs = { ...settings, partitionCount: outputs.partitionCount, replicationFactor: outputs.replicationFactor };
+        return { id, props: outputs, inputs: inputs as unknown as ClusterScaleOutputs };
+    }
+
+    async delete(_id: string, props: ClusterScaleOutputs): Promise<void> {
+        say(props.resourceName ?? "cluster", "removed from the stack only; a cluster layout cannot be deleted, so nothing is sent to the cluster");
+    }
+
+    private defaults(): InputDefaults {
+        const configured = this.configured;
+        return { config: { get: (key) => configured[key] }, env: process.env };
+    }
+
+    /** The first preview of a resource not in state: the one dry run create would send, printed as a plan. */
+    private async previewNew(inputs: ClusterScaleInputs): Promise<{ property: string; reason: string } | undefined> {
+        const name = inputs.resourceName;
+        const { cluster } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
+        const outcome = await planChange(cluster, desiredLayout(inputs), undefined, { retry: false });
+        switch (outcome.kind) {
+            case "rejected":
+                return { property: outcome.property, reason: outcome.reason };
+            case "busy":
+                say(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then plan and apply this layout`);
+                return undefined;
+            case "unreachable":
+                say(name, `the plan could not be computed: cannot reach the management API (${outcome.reason})`);
+                return undefined;
+            case "planned":
+                if (outcome.empty) {
+                    sayLines([
+                        `${subject(name)}: the cluster already has this layout; up will record it without sending a change`,
+                        ...layoutLines(outcome.plan.currentTopology).map((line) => `  ${line}`),
+                    ]);
+                } else {
+                    sayLines(planLines(name, outcome.plan, "up will apply"));
+                }
+                return undefined;
+        }
+    }
+
+    /**
+     * create and update: wait for a change already running, plan against the live cluster, send the request once
+     * when the plan is not empty, and wait for it. Returns the outputs; throws a partial failure (keeping the id of
+     * the change in flight) when the change does not complete, so the next up waits for it instead of sending again.
+     */
+    private async apply(id: string, inputs: ClusterScaleInputs, olds: ClusterScaleOutputs | undefined): Promise<ClusterScaleOutputs> {
+        const name = inputs.resourceName;
+        const settings = settingsOf(inputs);
+        const { cluster, gateway } = clientsFor(inputs);
+        const desired = desiredLayout(inputs);
+        const deadline = Date.now() + inputs.timeoutSeconds * 1000;
+        const recorded: KnownChange | undefined = olds === undefined ? undefined : { changeId: olds.changeId, plannedChanges: olds.plannedChanges ?? [] };
+        // The change an earlier run left in flight (a partial failure keeps its id): waiting for it is resuming it.
+        const earlier = olds?.lastChange?.status === "IN_PROGRESS" ? recorded : undefined;
+        // A change of this resource that may be running: the earlier run's, or one this run sent without a clear answer.
+        let inFlight = earlier;
+        const fail = (outputs: ClusterScaleOutputs, reason: string): never => {
+            throw partialFailure(id, outputs, `${subject(name)}: ${reason}`);
+        };
+
+        for (let round = 1; round <= MAX_APPLY_ROUNDS; round++) {
+            const state = await cluster.getCluster();
+            if (state.pendingChange !== undefined) {
+                const pendingId = state.pendingChange.id;
+                if (inFlight?.changeId === pendingId && inFlight.plannedChanges.length === 0) {
+                    // Its plan did not fit in the state of an earlier partial failure: the cluster still lists it.
+                    inFlight = { changeId: pendingId, plannedChanges: plannedChangesOf([...state.pendingChange.completed, ...state.pendingChange.pending]) };
+                }
+                const mine = inFlight?.changeId === pendingId ? inFlight : undefined;
+                const ownership: Ownership = mine === undefined ? "elsewhere" : pendingId === earlier?.changeId ? "an earlier run" : "this run";
+                say(name, `change ${pendingId} (started ${ownership === "elsewhere" ? "outside this resource" : `by ${ownership}`}) is in progress; waiting for it before planning`);
+                await this.waitFor({
+                    name,
+                    cluster,
+                    changeId: pendingId,
+                    deadline,
+                    timeoutSeconds: inputs.timeoutSeconds,
+                    ownership,
+                    cancelOnTimeout: inputs.cancelOnTimeout,
+                    onFailure: mine && ((reason, status, last) => fail(inFlightOutputs(settings, last ?? state, mine, status), reason)),
+                });
+                continue;
+            }
+
+            const planned = await planChange(cluster, desired, snapshotOf(state.brokers), {});
+            if (planned.kind === "busy") continue;
+            if (planned.kind === "unreachable") {
+                if (round === MAX_APPLY_ROUNDS) throw new Error(`${subject(name)}: cannot plan the change: ${planned.reason}. Nothing was sent.`);
+                // A dry run changes nothing, so asking again is safe.
+                await pause(200 * round);
+                continue;
+            }
+            if (planned.kind === "rejected") throw new Error(`${subject(name)}: ${planned.property}: ${planned.reason}. Nothing was sent.`);
+            if (planned.empty) {
+                say(name, `the cluster has the requested layout (${describeLayout(state)}); nothing to send`);
+                return outputsFrom(settings, state, [inFlight, recorded]);
+            }
+
+            const accepted = await this.send(name, cluster, planned.request, planned.plan);
+            if (accepted === "unclear") {
+                // The dry run told the id the change gets: if the cluster shows it running, it is this run's.
+                inFlight = { changeId: planned.plan.changeId, plannedChanges: plannedChangesOf(planned.plan.plannedChanges) };
+                continue;
+            }
+            if (accepted === "conflict") continue;
+            const mine: KnownChange = { changeId: accepted.changeId, plannedChanges: plannedChangesOf(accepted.plannedChanges) };
+            say(name, `change ${accepted.changeId} accepted (${describeRequest(planned.request)}): ${count(accepted.plannedChanges.length, "operation")}; waiting up to ${inputs.timeoutSeconds} s`);
+            const outcome = await this.waitFor({
+                name,
+                cluster,
+                gateway,
+                changeId: accepted.changeId,
+                deadline,
+                timeoutSeconds: inputs.timeoutSeconds,
+                ownership: "this run",
+                cancelOnTimeout: inputs.cancelOnTimeout,
+                onFailure: (reason, status, last) => fail(inFlightOutputs(settings, last ?? state, mine, status), reason),
+            });
+            if (outcome === undefined) continue;
+            say(name, `change ${accepted.changeId} completed: ${describeLayout(outcome.cluster)}`);
+            return outputsFrom(settings, outcome.cluster, [mine]);
+        }
+        throw new Error(`${subject(name)}: the cluster kept changing under this update (${MAX_APPLY_ROUNDS} rounds of waiting and planning); run up again`);
+    }
+
+    /**
+     * Sends the mutating request once. A failure that leaves it unknown whether the cluster accepted it
+     * (timeout, reset, 502/504) is never answered by sending again: the caller looks at the cluster first, and
+     * the change is then either running (waited for) or not (planned again from scratch).
+     */
+    private async send(name: string, cluster: ClusterClient, request: ScaleRequest, dryRun: ApiPlannedChange): Promise<ApiPlannedChange | "unclear" | "conflict"> {
+        try {
+            return await sendRequest(cluster, request, false, {});
+        } catch (error) {
+            if (error instanceof ConflictError) {
+                say(name, `${pendingText(error.pendingChangeId)} started before this request; waiting for it, then planning again`);
+                return "conflict";
+            }
+            if (isTransientError(error) || error instanceof ResponseFormatError) {
+                say(name, `the request may or may not have been accepted (${messageOf(error)}); reading the cluster before anything else (the change would be ${dryRun.changeId})`);
+                return "unclear";
+            }
+            throw new Error(`${subject(name)}: the cluster refused the change: ${messageOf(error)}`);
+        }
+    }
+
+    /**
+     * Waits for a change with progress lines. Returns the outcome when it completed; undefined when it ended
+     * otherwise and the caller should plan again. A change of this resource that does not complete ends in
+     * `onFailure` (a partial failure); one started elsewhere that does not complete in time is a plain error.
+     */
+    private async waitFor(options: {
+        name: string;
+        cluster: ClusterClient;
+        gateway?: GatewayClient;
+        changeId: number;
+        deadline: number;
+        /** For messages: the limit the deadline comes from. */
+        timeoutSeconds: number;
+        ownership: Ownership;
+        cancelOnTimeout: boolean;
+        onFailure?: (reason: string, status: string, last: ClusterState | undefined) => never;
+    }): Promise<ChangeOutcome | undefined> {
+        const { name, cluster, changeId, ownership, onFailure } = options;
+        let lastShown = "";
+        const onProgress = (progress: ChangeProgress): void => {
+            const line = progressLine(progress.completed, progress.total, progress.current);
+            if (line === lastShown) return;
+            lastShown = line;
+            say(name, `change ${changeId} ${line}`);
+        };
+        try {
+            return await waitForChange({
+                changeId,
+                cluster,
+                gateway: options.gateway,
+                timeoutMs: Math.max(1, options.deadline - Date.now()),
+                onProgress,
+            });
+        } catch (error) {
+            if (error instanceof ChangeSupersededError || (ownership === "elsewhere" && (error instanceof ChangeCancelledError || error instanceof ChangeFailedError))) {
+                say(name, `${messageOf(error)}; planning again`);
+                return undefined;
+            }
+            if (onFailure === undefined) {
+                throw new Error(`${subject(name)}: waiting for change ${changeId}, started outside this resource: ${messageOf(error)}. Nothing was sent.`);
+            }
+            if (error instanceof ChangeTimeoutError) {
+                const cancelled = options.cancelOnTimeout ? await this.cancel(name, cluster, changeId) : undefined;
+                const advice = cancelled
+                    ? "it was cancelled (cancelOnTimeout); operations already applied stay applied, run up again to plan anew"
+                    : "it keeps running: the next up waits for it instead of sending a new request";
+                const late = `change ${changeId} did not complete within timeoutSeconds (${options.timeoutSeconds} s)${describeProgress(error.progress)}`;
+                return onFailure(`${late}; ${advice}`, cancelled ? "CANCELLED" : "IN_PROGRESS", cancelled ?? (await this.tryRead(cluster)));
+            }
+            if (error instanceof ChangeCancelledError || error instanceof ChangeFailedError) {
+                return onFailure(`${messageOf(error)}; run up again to plan anew`, error instanceof ChangeCancelledError ? "CANCELLED" : error.changeStatus, await this.tryRead(cluster));
+            }
+            // Whatever else went wrong, the change was started: keep its id so the next up waits for it.
+            return onFailure(`waiting for change ${changeId} failed: ${messageOf(error)}; the next up waits for it again`, "IN_PROGRESS", undefined);
+        }
+    }
+
+    private async cancel(name: string, cluster: ClusterClient, changeId: number): Promise<ClusterState | undefined> {
+        try {
+            const state = await cluster.cancelChange(changeId);
+            say(name, `change ${changeId} cancelled after the timeout (cancelOnTimeout)`);
+            return state;
+        } catch (error) {
+            say(name, `could not cancel change ${changeId}: ${messageOf(error)}`);
+            return undefined;
+        }
+    }
+
+    private async tryRead(cluster: ClusterClient): Promise<ClusterState | undefined> {
+        try {
+            return await cluster.getCluster({ retry: false, timeoutMs: 5_000 });
+        } catch {
+            return undefined;
+        }
+    }
+}
+ClusterScaleProvider.prototype.constructor = ClusterScaleProvider;
+
+/** The provider object every ClusterScale shares (one serialization, one configure per host process). */
+export const clusterScaleProvider = new ClusterScaleProvider();
+
+function isEmpty(olds: Raw): boolean {
+    return Object.keys(olds).every((key) => key === "__provider");
+}
+
+/** The layout recorded in old outputs, if any. */
+function recordedSnapshot(olds: ClusterScaleOutputs): LiveSnapshot | undefined {
+    if (!Array.isArray(olds.topology) || olds.topology.length === 0 || typeof olds.partitionCount !== "number") return undefined;
+    return {
+        members: olds.topology.filter((broker) => broker.state !== "LEFT").map((broker) => broker.id).sort((a, b) => a - b),
+        partitionCount: olds.partitionCount,
+    };
+}
+
+function differsFromRecorded(desired: DesiredLayout, olds: ClusterScaleOutputs, recorded: LiveSnapshot): boolean {
+    if (JSON.stringify(desired.brokers) !== JSON.stringify(recorded.members)) return true;
+    if (desired.partitionCount !== undefined && desired.partitionCount !== recorded.partitionCount) return true;
+    return desired.replicationFactor !== undefined && desired.replicationFactor !== olds.replicationFactor;
+}
+
+function describeLayout(state: ClusterState): string {
+    const snapshot = snapshotOf(state.brokers);
+    return `${count(snapshot.members.length, "broker")}, ${count(snapshot.partitionCount, "partition")}, replication factor ${liveReplicationFactor(state.brokers)}, configuration version ${state.version}`;
+}
+
+/** ` (2/6 operations done; running: BROKER_ADD broker 3)` */
+function describeProgress(progress: ChangeProgress | undefined): string {
+    if (progress === undefined) return "";
+    const running = progress.current === undefined ? "" : `; running: ${describeOperation(progress.current)}`;
+    return ` (${progress.completed}/${progress.total} operations done${running})`;
+}
+
+function pause(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function pendingText(changeId: number | undefined): string {
+    return changeId === undefined ? "another change" : `change ${changeId}`;
+}
+
+function say(resourceName: string, text: string): void {
+    console.log(`${subject(resourceName)}: ${text}`);
+}
+
+/** One write, so a block is never interleaved with another resource's lines. */
+function sayLines(lines: string[]): void {
+    console.log(lines.join("\n"));
+}

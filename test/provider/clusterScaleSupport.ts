@@ -1,0 +1,154 @@
+// Runs the cluster-scale fixture program through test/engine against one emulator, and reads what the emulator saw.
+import * as assert from "assert";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { ClusterClient } from "../../sdk/clusterClient";
+import type { BrokerState } from "../../sdk/schemas";
+import { RequestLogEntry, ResetBody, RunningEmulator, startEmulator } from "../emulator";
+import { Command, runPulumi, RunPulumiResult } from "../engine";
+import type { ResourceState } from "../engine";
+
+export const PROGRAM = path.join(__dirname, "programs", "cluster-scale");
+export const PROJECT = "fixture-cluster-scale";
+export const STACK = "dev";
+export const URN = `urn:pulumi:${STACK}::${PROJECT}::pulumi-nodejs:dynamic/platform:ClusterScale::cluster`;
+const PASSPHRASE = "cluster-scale fixture";
+
+/** The ClusterScale arguments a run declares (plain values; the program passes them through). */
+export interface ScaleArgs {
+    managementUrl?: string;
+    gatewayUrl?: string;
+    basePath?: string;
+    brokers?: number[];
+    brokerCount?: number;
+    partitionCount?: number;
+    replicationFactor?: number;
+    force?: boolean;
+    timeoutSeconds?: number;
+    cancelOnTimeout?: boolean;
+}
+
+export interface RunOptions {
+    /** Extra stack config (platform:managementUrl is set unless given here as ""). */
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+    onLine?: (line: string) => void;
+}
+
+export interface ScaleRun {
+    result: RunPulumiResult;
+    /** The management and gateway requests the emulator served during the run. */
+    requests: RequestLogEntry[];
+    /** Lines the provider printed. */
+    hostLines: string[];
+    /** The ClusterScale's record in the state after the run. */
+    resource: ResourceState | undefined;
+}
+
+/** A layout without timestamps and versions, ordered by id: what "the same topology" means. */
+export interface Layout {
+    id: number;
+    state: string;
+    partitions: { id: number; priority: number; state: string }[];
+}
+
+export class ClusterScaleFixture {
+    emulator!: RunningEmulator;
+    private directory = "";
+    private stateFile = "";
+    private stateNumber = 0;
+
+    async start(): Promise<void> {
+        this.emulator = await startEmulator({ opMs: 10 });
+        this.directory = fs.mkdtempSync(path.join(os.tmpdir(), "cluster-scale-"));
+    }
+
+    async stop(): Promise<void> {
+        await this.emulator?.close();
+        if (this.directory) fs.rmSync(this.directory, { recursive: true, force: true });
+    }
+
+    /** A fresh cluster (small operation time unless given) and an empty stack. */
+    reset(body: ResetBody): void {
+        this.emulator.control.reset({ opMs: 10, ...body });
+        this.emulator.control.clearFaults();
+        this.emulator.control.clearRequests();
+        this.stateFile = path.join(this.directory, `state-${++this.stateNumber}.json`);
+    }
+
+    get stateText(): string {
+        return fs.existsSync(this.stateFile) ? fs.readFileSync(this.stateFile, "utf8") : "";
+    }
+
+    cluster(): ClusterClient {
+        return new ClusterClient({ managementUrl: this.emulator.managementUrl });
+    }
+
+    async run(command: Command, args: ScaleArgs, options: RunOptions = {}): Promise<ScaleRun> {
+        this.emulator.control.clearRequests();
+        const result = await runPulumi({
+            command,
+            programDir: PROGRAM,
+            stack: STACK,
+            stateFile: this.stateFile,
+            config: { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(args), ...options.config },
+            secrets: options.secrets,
+            env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PLATFORM_TOKEN_CACHE_DIR: path.join(this.directory, "tokens") },
+            onLine: options.onLine && ((_stream, line) => options.onLine!(line)),
+        });
+        const requests = this.emulator.control.requests().filter((entry) => entry.interface === "management" || entry.interface === "gateway");
+        const hostLines = result.diagnostics.map((diagnostic) => diagnostic.line);
+        return { result, requests, hostLines, resource: result.state.resources[URN] };
+    }
+}
+
+export function succeeded(run: ScaleRun): void {
+    assert.strictEqual(run.result.exitCode, 0, `exit ${run.result.exitCode}\n${run.result.stdout}\n${run.result.stderr}`);
+}
+
+export function failed(run: ScaleRun): string {
+    assert.notStrictEqual(run.result.exitCode, 0, `expected a failure\n${run.result.stdout}`);
+    return run.result.stderr;
+}
+
+const isDryRun = (entry: RequestLogEntry) => entry.query.dryRun === "true";
+const isMutatingKind = (entry: RequestLogEntry) => entry.interface === "management" && entry.method !== "GET";
+
+/** Requests that may change the cluster: every management request but GETs and dry runs. */
+export function mutating(requests: RequestLogEntry[]): RequestLogEntry[] {
+    return requests.filter((entry) => isMutatingKind(entry) && !isDryRun(entry));
+}
+
+export function dryRuns(requests: RequestLogEntry[]): RequestLogEntry[] {
+    return requests.filter((entry) => isMutatingKind(entry) && isDryRun(entry));
+}
+
+/** `METHOD path?query status`, compact, for readable assertions. */
+export function requestLine(entry: RequestLogEntry): string {
+    const query = new URLSearchParams(entry.query).toString();
+    return `${entry.method} ${entry.path}${query ? `?${query}` : ""} ${entry.status}`;
+}
+
+export function layout(brokers: readonly { id: number; state: string; partitions: readonly { id: number; priority: number; state: string }[] }[]): Layout[] {
+    return [...brokers]
+        .sort((a, b) => a.id - b.id)
+        .map((broker) => ({
+            id: broker.id,
+            state: broker.state,
+            partitions: [...broker.partitions].sort((a, b) => a.id - b.id).map(({ id, priority, state }) => ({ id, priority, state })),
+        }));
+}
+
+export function apiLayout(brokers: readonly BrokerState[]): Layout[] {
+    return layout(brokers);
+}
+
+/** The run printed a line containing every fragment, in one line. */
+export function printed(run: ScaleRun, ...fragments: string[]): boolean {
+    return run.hostLines.some((line) => fragments.every((fragment) => line.includes(fragment)));
+}
+
+export function output<T>(run: ScaleRun, name: string): T {
+    return run.result.outputs[name] as unknown as T;
+}

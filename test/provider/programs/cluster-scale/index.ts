@@ -1,0 +1,20 @@
+// Fixture program: one ClusterScale named by the `name` config (default "cluster"), its arguments from the
+// `scale` config (JSON), and credentials, when given, from the `auth` secret config (JSON). The management
+// URL comes from the stack config platform:managementUrl unless `scale` names one.
+import * as pulumi from "@pulumi/pulumi";
+import { ClusterScale } from "pulumi-platform";
+import type { ClusterScaleArgs, ManagementAuthArgs } from "pulumi-platform";
+
+const config = new pulumi.Config();
+const args = config.requireObject<ClusterScaleArgs>("scale");
+const auth = config.getSecretObject<ManagementAuthArgs>("auth");
+
+const cluster = new ClusterScale(config.get("name") ?? "cluster", { ...args, ...(auth ? { auth } : {}) });
+
+export const changeId = cluster.changeId;
+export const topologyVersion = cluster.topologyVersion;
+export const topology = cluster.topology;
+export const partitionCount = cluster.partitionCount;
+export const replicationFactor = cluster.replicationFactor;
+export const plannedChanges = cluster.plannedChanges;
+export const lastChange = cluster.lastChange;
