@@ -117,7 +117,7 @@ class ChangeWait {
         return this.options.cluster.getCluster(this.callOptions());
       });
       if (state === undefined) {
-        this.pacer.observeNothing();
+        this.pacer.observeNothing(sentAt);
         await this.pause(this.errorDelay());
         continue;
       }
@@ -128,7 +128,7 @@ class ChangeWait {
           await this.pause(this.pacer.nextDelay(Date.now()));
           break;
         case "not-visible":
-          this.pacer.observeNothing();
+          this.pacer.observeNothing(sentAt);
           await this.pause(this.pacer.nextDelay(Date.now()));
           break;
         case "superseded":
@@ -145,7 +145,12 @@ class ChangeWait {
   private onRunning(state: ClusterState, sentAt: number, receivedAt: number): void {
     const pending = state.pendingChange;
     if (pending === undefined) return;
-    this.pacer.observe({ sentAt, receivedAt, completedAt: pending.completed.map((operation) => operation.completedAt.epochMs) });
+    this.pacer.observe({
+      sentAt,
+      receivedAt,
+      completedAt: pending.completed.map((operation) => operation.completedAt.epochMs),
+      pendingCount: pending.pending.length,
+    });
     const progress: ChangeProgress = {
       changeId: this.changeId,
       completed: pending.completed.length,

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import {
   clusterStateSchema,
   decoder,
+  fastClusterState,
+  fastPlannedChange,
   gatewayTopologySchema,
   memberListSchema,
   parseTimestamp,
@@ -222,6 +224,88 @@ describe("sdk schemas: strictness", () => {
   });
 });
 
+describe("sdk schemas: fast paths of the large answers", () => {
+  // safeParseAsync runs zod's interpreter: the fast paths serve synchronous parses only.
+  const paths = [
+    {
+      name: "cluster state",
+      fast: fastClusterState,
+      schema: clusterStateSchema(),
+      samples: ["reference-5.8-get-fresh.json", "reference-5.8-get-mid-change.json", "shape-8.4-get-with-minimum-timestamp.json", "shape-8.8-get-during-partition-scaling.json"],
+    },
+    {
+      name: "planned change",
+      fast: fastPlannedChange,
+      schema: plannedChangeSchema(),
+      samples: ["reference-5.8-post-brokers.json", "shape-force-removal-plan.json", "shape-empty-plan.json"],
+    },
+  ];
+
+  for (const { name, fast, schema, samples } of paths) {
+    it(`${name}: decodes every sample exactly as zod does`, async () => {
+      for (const sample of samples) {
+        const data = fixture(sample);
+        const expected = await schema.safeParseAsync(data);
+        assert.ok(expected.success, sample);
+        assert.deepStrictEqual(fast(data), expected.data, sample);
+      }
+    });
+
+    it(`${name}: on thousands of variations, accepts what zod accepts and decodes it the same`, async () => {
+      const random = seededRandom(samples.length);
+      let accepted = 0;
+      for (let round = 0; round < 3_000; round++) {
+        const data = fixture(samples[round % samples.length]);
+        for (let edits = 1 + Math.floor(random() * 3); edits > 0; edits--) mutate(data, random);
+        const expected = await schema.safeParseAsync(data);
+        const decoded = fast(data);
+        const context = JSON.stringify(data);
+        if (!expected.success) {
+          assert.equal(decoded, undefined, context);
+          continue;
+        }
+        accepted++;
+        assert.deepStrictEqual(decoded, expected.data, context);
+      }
+      assert.ok(accepted > 500, `only ${accepted} variations were valid`);
+    });
+  }
+});
+
+/** A deterministic pseudo-random sequence in [0, 1). */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+/** One random edit somewhere in a JSON value: a field removed, nulled, given another type, or added. */
+function mutate(data: unknown, random: () => number): void {
+  const containers: (Record<string, unknown> | unknown[])[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value !== "object" || value === null) return;
+    containers.push(value as Record<string, unknown> | unknown[]);
+    for (const child of Object.values(value)) collect(child);
+  };
+  collect(data);
+  const target = containers[Math.floor(random() * containers.length)];
+  const keys = Object.keys(target);
+  const replacements: unknown[] = [null, "1", "", "x", 1.5, -3, 0, 2 ** 53, true, [], {}, [1], "2025-07-04T08:10:22.984+0000", "0001-01-01T00:00:00Z"];
+  const replacement = replacements[Math.floor(random() * replacements.length)];
+  const choice = random();
+  if (keys.length > 0 && choice < 0.3) {
+    const key = keys[Math.floor(random() * keys.length)];
+    if (Array.isArray(target)) target.splice(Number(key), 1);
+    else delete target[key];
+  } else if (keys.length > 0 && choice < 0.85) {
+    (target as Record<string, unknown>)[keys[Math.floor(random() * keys.length)]] = replacement;
+  } else if (!Array.isArray(target)) {
+    target[random() < 0.5 ? "unknownField" : "brokers"] = replacement;
+  }
+}
+
 describe("sdk schemas: timestamps", () => {
   const cases: [string, number | null][] = [
     ["2023-12-22T13:37:43.403615966Z", Date.UTC(2023, 11, 22, 13, 37, 43, 403)],
@@ -235,6 +319,15 @@ describe("sdk schemas: timestamps", () => {
     ["-999999999-01-01T00:00:00+18:00", null],
     ["<now>", null],
     ["2025-13-01T00:00:00Z", null],
+    ["2025-07-04t08:10:22,5z", Date.UTC(2025, 6, 4, 8, 10, 22, 500)],
+    [" 2025-07-04 08:10:22.98765 +02 ", Date.UTC(2025, 6, 4, 6, 10, 22, 987)],
+    ["+2025-07-04T08:10:22Z", Date.UTC(2025, 6, 4, 8, 10, 22, 0)],
+    ["2025-07-04T08:10:22+02:", null],
+    ["2025-07-04T08:10:22.Z", null],
+    ["2025-07-04T08:10:2Z", null],
+    ["2025-07-04T08:10:22Zulu", null],
+    ["2025-07-04", null],
+    ["999999999-01-01T00:00:00Z", null],
   ];
   for (const [raw, expected] of cases) {
     it(`${raw} -> ${expected === null ? "unset" : new Date(expected).toISOString()}`, () => {
