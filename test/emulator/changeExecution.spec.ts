@@ -2,30 +2,13 @@
 // version arithmetic and change ids, cancellation, stalled brokers, brokers that must be started.
 
 import { strict as assert } from "node:assert";
-import { CLUSTER, Json, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
+import { Json, emulatorApi, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
 
 describe("emulator: change execution", () => {
   const emulator = useEmulator();
-  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
-
-  async function reset(body: object = {}): Promise<void> {
-    const result = await http("POST", control("/reset"), { body: { brokers: 3, partitions: 3, replicationFactor: 3, opMs: 5, ...body } });
-    assert.equal(result.status, 200, result.text);
-  }
-
-  async function cluster(): Promise<Json> {
-    const result = await http("GET", management());
-    assert.equal(result.status, 200, result.text);
-    return result.json;
-  }
-
-  async function completion(changeId: number): Promise<Json> {
-    return waitFor(async () => {
-      const json = await cluster();
-      return json.lastChange?.id === changeId && !json.pendingChange ? json : undefined;
-    }, `change ${changeId} to finish`);
-  }
+  const { management, control, reset, cluster, completion } = emulatorApi(emulator, {
+    brokers: 3, partitions: 3, replicationFactor: 3, opMs: 5,
+  });
 
   async function waitUntil(predicate: (json: Json) => boolean, what: string): Promise<Json> {
     return waitFor(async () => {

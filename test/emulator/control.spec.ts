@@ -2,12 +2,11 @@
 // older servers), state snapshot, and its input validation. Also the in-process control handle.
 
 import { strict as assert } from "node:assert";
-import { CLUSTER, http, layout, useEmulator } from "./harness";
+import { CLUSTER, emulatorApi, http, layout, useEmulator } from "./harness";
 
 describe("emulator: control API", () => {
   const emulator = useEmulator({ brokers: 4, partitions: 2, replicationFactor: 2 });
-  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
+  const { management, control } = emulatorApi(emulator);
 
   it("resets to the start-up layout, or to the layout and running brokers it is given", async () => {
     const fresh = await http("POST", control("/reset"));

@@ -3,24 +3,13 @@
 // are down.
 
 import { strict as assert } from "node:assert";
-import { CLUSTER, Json, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
+import { emulatorApi, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
 
 describe("emulator: force removal", () => {
   const emulator = useEmulator();
-  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
-
-  async function reset(body: object = {}): Promise<void> {
-    const result = await http("POST", control("/reset"), { body: { brokers: 3, partitions: 3, replicationFactor: 3, opMs: 5, ...body } });
-    assert.equal(result.status, 200, result.text);
-  }
-
-  async function completion(changeId: number): Promise<Json> {
-    return waitFor(async () => {
-      const json = (await http("GET", management())).json;
-      return json.lastChange?.id === changeId && !json.pendingChange ? json : undefined;
-    }, `change ${changeId} to finish`);
-  }
+  const { management, control, reset, completion } = emulatorApi(emulator, {
+    brokers: 3, partitions: 3, replicationFactor: 3, opMs: 5,
+  });
 
   it("keeps the listed brokers, reconfigures every partition and removes the rest although they are down", async () => {
     await reset();

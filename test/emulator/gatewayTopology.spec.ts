@@ -1,17 +1,11 @@
 // GET /v2/topology on the gateway port, before, during and after changes.
 
 import { strict as assert } from "node:assert";
-import { CLUSTER, Json, holdStartedOperation, http, useEmulator, waitFor } from "./harness";
+import { Json, emulatorApi, holdStartedOperation, http, useEmulator, waitFor } from "./harness";
 
 describe("emulator: gateway topology", () => {
   const emulator = useEmulator();
-  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
-
-  async function reset(body: object = {}): Promise<void> {
-    const result = await http("POST", control("/reset"), { body: { brokers: 3, partitions: 3, replicationFactor: 3, opMs: 5, ...body } });
-    assert.equal(result.status, 200, result.text);
-  }
+  const { management, control, reset } = emulatorApi(emulator, { brokers: 3, partitions: 3, replicationFactor: 3, opMs: 5 });
 
   async function topology(): Promise<Json> {
     const result = await http("GET", `${emulator().gatewayUrl}/v2/topology`, { headers: { accept: "application/json" } });

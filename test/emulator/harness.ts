@@ -1,7 +1,9 @@
-// Shared helpers of the emulator suites: HTTP over loopback with Node's global fetch, polling, and
-// compact renderings of layouts and plans that read like the reference's worked examples.
+// Shared helpers of the emulator suites: HTTP over loopback with Node's global fetch, polling, the
+// URLs and calls most suites make (emulatorApi), and compact renderings of layouts and plans that
+// read like the reference's worked examples.
 
-import { RunningEmulator, startEmulator, EmulatorOptions } from "./index";
+import { strict as assert } from "node:assert";
+import { RunningEmulator, startEmulator, EmulatorOptions, ResetBody } from "./index";
 
 /** A parsed JSON body; assertions navigate response bodies of many shapes. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -65,6 +67,44 @@ export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulato
   };
 }
 
+export const CLUSTER = "/actuator/cluster";
+
+/** The URLs and calls most suites make against the running emulator. */
+export interface EmulatorApi {
+  /** A URL of the cluster management endpoint, e.g. management("/brokers?force=true"). */
+  management(path?: string): string;
+  /** A URL of the control API, e.g. control("/brokers/3/start"). */
+  control(path: string): string;
+  /** POST /reset with the suite's defaults, overridden by `body`; fails unless it answers 200. */
+  reset(body?: ResetBody): Promise<void>;
+  /** GET of the cluster; fails unless it answers 200. */
+  cluster(): Promise<Json>;
+  /** Waits until `changeId` is the last change and nothing is pending; returns that cluster. */
+  completion(changeId: number): Promise<Json>;
+}
+
+/** `resetDefaults` is where the suite's tests start from; each reset(body) overrides some of it. */
+export function emulatorApi(emulator: () => RunningEmulator, resetDefaults: ResetBody = {}): EmulatorApi {
+  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
+  const control = (path: string): string => `${emulator().controlUrl}${path}`;
+  async function reset(body: ResetBody = {}): Promise<void> {
+    const result = await http("POST", control("/reset"), { body: { ...resetDefaults, ...body } });
+    assert.equal(result.status, 200, result.text);
+  }
+  async function cluster(): Promise<Json> {
+    const result = await http("GET", management());
+    assert.equal(result.status, 200, result.text);
+    return result.json;
+  }
+  function completion(changeId: number): Promise<Json> {
+    return waitFor(async () => {
+      const json = await cluster();
+      return json.lastChange?.id === changeId && !json.pendingChange ? json : undefined;
+    }, `change ${changeId} to finish`);
+  }
+  return { management, control, reset, cluster, completion };
+}
+
 interface BrokerLike {
   id: number;
   version: number;
@@ -117,8 +157,6 @@ export function plan(operations: OperationLike[]): string[] {
     }
   });
 }
-
-export const CLUSTER = "/actuator/cluster";
 
 /**
  * Leaves the next operation of `brokerId` started but unfinished: with a very long operation time

@@ -2,16 +2,17 @@
 // and body, and none of them changes the cluster.
 
 import { strict as assert } from "node:assert";
-import { CLUSTER, HttpResult, http, useEmulator } from "./harness";
+import { CLUSTER, HttpResult, emulatorApi, http, useEmulator } from "./harness";
+import { ResetBody } from "./index";
 
 describe("emulator: management API errors and bad input", () => {
   const emulator = useEmulator();
-  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
+  const api = emulatorApi(emulator, { brokers: 3, partitions: 3, replicationFactor: 3 });
+  const { management, control } = api;
   let before: string;
 
-  async function reset(body: object = {}): Promise<void> {
-    assert.equal((await http("POST", control("/reset"), { body: { brokers: 3, partitions: 3, replicationFactor: 3, ...body } })).status, 200);
+  async function reset(body: ResetBody = {}): Promise<void> {
+    await api.reset(body);
     before = (await http("GET", management())).text;
   }
 

@@ -2,7 +2,8 @@
 // example E of the reference: 3 -> 6 brokers and 3 -> 6 partitions.
 
 import { strict as assert } from "node:assert";
-import { CLUSTER, Json, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
+import { emulatorApi, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
+import { ResetBody } from "./index";
 
 const PLAN_E = [
   "ADD 3", "ADD 4", "ADD 5",
@@ -21,17 +22,12 @@ const E_REQUEST = { brokers: { add: [3, 4, 5] }, partitions: { count: 6, replica
 
 describe("emulator: partition scaling", () => {
   const emulator = useEmulator();
-  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
+  const api = emulatorApi(emulator, { brokers: 3, partitions: 3, replicationFactor: 3, opMs: 2 });
+  const { management, control, cluster, completion } = api;
 
-  async function reset(body: object = {}): Promise<void> {
-    const result = await http("POST", control("/reset"), { body: { brokers: 3, partitions: 3, replicationFactor: 3, opMs: 2, ...body } });
-    assert.equal(result.status, 200, result.text);
+  async function reset(body: ResetBody = {}): Promise<void> {
+    await api.reset(body);
     for (const id of [3, 4, 5]) await http("POST", control(`/brokers/${id}/start`));
-  }
-
-  async function cluster(): Promise<Json> {
-    return (await http("GET", management())).json;
   }
 
   it("fails every partition-count request while the switch is off, and accepts them once it is on", async () => {
@@ -63,10 +59,7 @@ describe("emulator: partition scaling", () => {
     assert.deepEqual(operations[20], { operation: "AWAIT_RELOCATION", brokerId: 0, brokers: [] });
 
     assert.equal((await http("PATCH", management(), { body: E_REQUEST })).status, 202);
-    const done = await waitFor(async () => {
-      const json = await cluster();
-      return json.lastChange?.id === 2 && !json.pendingChange ? json : undefined;
-    }, "example E to finish");
+    const done = await completion(2);
     assert.equal(done.version, 3);
     assert.equal(layout(done.brokers), EXPECTED_E);
     assert.deepEqual(done.routing, {
@@ -112,10 +105,7 @@ describe("emulator: partition scaling", () => {
     assert.equal(layout(bootstrapping.brokers.filter((b: { id: number }) => b.id === 2)), "2: {1=1,2=2,3=3/UNKNOWN} v1");
 
     await http("POST", control("/brokers/2/start"));
-    const done = await waitFor(async () => {
-      const json = await cluster();
-      return json.lastChange?.id === 2 && !json.pendingChange ? json : undefined;
-    }, "the scale-up to finish");
+    const done = await completion(2);
     assert.equal(layout(done.brokers), layout(accepted.json.expectedTopology));
     assert.equal(layout(done.brokers), "0: {1=3,2=1,3=2} v2 · 1: {1=2,2=3,3=1} v2 · 2: {1=1,2=2,3=3} v2");
     assert.deepEqual(done.routing.requestHandling, { strategy: "AllPartitions", partitionCount: 3 });

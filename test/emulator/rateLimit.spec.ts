@@ -2,11 +2,11 @@
 // too, excess blocks the address for rateLimitBlockSeconds with 429 and Retry-After.
 
 import { strict as assert } from "node:assert";
-import { HttpResult, http, useEmulator, waitFor } from "./harness";
+import { HttpResult, emulatorApi, http, useEmulator, waitFor } from "./harness";
 
 describe("emulator: token rate limit", () => {
   const emulator = useEmulator();
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
+  const { control, reset } = emulatorApi(emulator);
   const demo = new URLSearchParams({
     grant_type: "client_credentials",
     client_id: "demo-client",
@@ -16,12 +16,8 @@ describe("emulator: token rate limit", () => {
   const token = (body = demo): Promise<HttpResult> =>
     http("POST", emulator().authUrl, { rawBody: body, headers: { "content-type": "application/x-www-form-urlencoded" } });
 
-  async function reset(blockSeconds: number): Promise<void> {
-    assert.equal((await http("POST", control("/reset"), { body: { rateLimitBlockSeconds: blockSeconds } })).status, 200);
-  }
-
   it("blocks an address that asks again within a second, then lets it in once the block ends", async () => {
-    await reset(1);
+    await reset({ rateLimitBlockSeconds: 1 });
     assert.equal((await token()).status, 200);
     const excess = await token();
     assert.equal(excess.status, 429);
@@ -36,7 +32,7 @@ describe("emulator: token rate limit", () => {
   });
 
   it("counts failed requests too and reports the configured block in Retry-After", async () => {
-    await reset(5);
+    await reset({ rateLimitBlockSeconds: 5 });
     const failed = await token(demo.replace("demo-secret", "wrong"));
     assert.equal(failed.status, 401);
     const next = await token();
@@ -48,10 +44,10 @@ describe("emulator: token rate limit", () => {
   });
 
   it("is cleared by POST /reset and disabled with rateLimitBlockSeconds 0", async () => {
-    await reset(5);
+    await reset({ rateLimitBlockSeconds: 5 });
     await token();
     assert.equal((await token()).status, 429);
-    await reset(0);
+    await reset({ rateLimitBlockSeconds: 0 });
     for (let i = 0; i < 3; i++) assert.equal((await token()).status, 200);
   });
 });

@@ -3,7 +3,7 @@
 
 import { strict as assert } from "node:assert";
 import { startEmulator } from "./index";
-import { HttpResult, Json, http, useEmulator, waitFor } from "./harness";
+import { HttpResult, Json, emulatorApi, http, useEmulator, waitFor } from "./harness";
 
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
 
@@ -18,7 +18,7 @@ function claimsOf(token: string): { header: Json; payload: Json } {
 
 describe("emulator: token issuer and administration API", () => {
   const emulator = useEmulator();
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
+  const { control, reset } = emulatorApi(emulator, { rateLimitBlockSeconds: 0 });
   const demo = { grant_type: "client_credentials", client_id: "demo-client", client_secret: "demo-secret", audience: "127.0.0.1" };
 
   const requestToken = (fields: Record<string, string>, headers: Record<string, string> = FORM): Promise<HttpResult> =>
@@ -26,9 +26,7 @@ describe("emulator: token issuer and administration API", () => {
   const members = (token?: string): Promise<HttpResult> =>
     http("GET", `${emulator().baseUrl}/members`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
 
-  beforeEach(async () => {
-    assert.equal((await http("POST", control("/reset"), { body: { rateLimitBlockSeconds: 0 } })).status, 200);
-  });
+  beforeEach(() => reset());
 
   it("issues a Bearer JWT for the demo client whose claims match the response", async () => {
     const result = await requestToken(demo);

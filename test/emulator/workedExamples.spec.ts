@@ -2,7 +2,7 @@
 // Example E (partition scaling) lives in partitionScaling.spec.ts.
 
 import { strict as assert } from "node:assert";
-import { CLUSTER, HttpResult, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
+import { emulatorApi, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
 
 const THREE_BROKERS_SIX_PARTITIONS =
   "0: {1=3,2=1,3=2,4=3,5=2,6=1} v0 · 1: {1=2,2=3,3=1,4=1,5=3,6=2} v0 · 2: {1=1,2=2,3=3,4=2,5=1,6=3} v0";
@@ -21,30 +21,11 @@ const EXPECTED_A =
 
 describe("emulator: worked examples of the reference", () => {
   const emulator = useEmulator();
-  const management = (path = ""): string => `${emulator().managementUrl}${CLUSTER}${path}`;
-  const control = (path: string): string => `${emulator().controlUrl}${path}`;
-
-  async function reset(body: object): Promise<void> {
-    const result = await http("POST", control("/reset"), { body: { opMs: 2, ...body } });
-    assert.equal(result.status, 200, result.text);
-  }
-
-  async function cluster(): Promise<HttpResult> {
-    const result = await http("GET", management());
-    assert.equal(result.status, 200, result.text);
-    return result;
-  }
-
-  async function completion(changeId: number): Promise<HttpResult> {
-    return waitFor(async () => {
-      const result = await cluster();
-      return result.json.lastChange?.id === changeId && !result.json.pendingChange ? result : undefined;
-    }, `change ${changeId} to complete`);
-  }
+  const { management, control, reset, cluster, completion } = emulatorApi(emulator, { opMs: 2 });
 
   it("starts from the round-robin layout at configuration version 1, in the 8.8 shape", async () => {
     await reset({ brokers: 3, partitions: 6, replicationFactor: 3 });
-    const { json } = await cluster();
+    const json = await cluster();
     assert.equal(json.version, 1);
     assert.equal(layout(json.brokers), THREE_BROKERS_SIX_PARTITIONS);
     // Java hash-map order of the member ids, not sorted.
@@ -87,7 +68,7 @@ describe("emulator: worked examples of the reference", () => {
     });
     assert.deepEqual(dryRun.json.plannedChanges[4], { operation: "PARTITION_LEAVE", brokerId: 0, partitionId: 2, brokers: [] });
     assert.match(dryRun.json.expectedTopology[0].lastUpdatedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/);
-    assert.equal((await cluster()).json.version, 1, "a dry run changes nothing");
+    assert.equal((await cluster()).version, 1, "a dry run changes nothing");
 
     const viaPatch = await http("PATCH", management("?dryRun=true"), { body: { brokers: { add: [3, 4, 5] } } });
     assert.equal(viaPatch.status, 202, viaPatch.text);
@@ -98,9 +79,9 @@ describe("emulator: worked examples of the reference", () => {
     assert.equal(accepted.status, 202, accepted.text);
     assert.equal(accepted.json.changeId, 2);
     const done = await completion(2);
-    assert.equal(done.json.version, 3);
-    assert.equal(done.json.lastChange.status, "COMPLETED");
-    assert.equal(layout(done.json.brokers), EXPECTED_A);
+    assert.equal(done.version, 3);
+    assert.equal(done.lastChange.status, "COMPLETED");
+    assert.equal(layout(done.brokers), EXPECTED_A);
   });
 
   it("B: scales a fresh 6-broker cluster down to 3 brokers", async () => {
@@ -118,8 +99,8 @@ describe("emulator: worked examples of the reference", () => {
     const expected = "0: {1=3,2=1,3=2,4=3,5=2,6=1} v8 · 1: {1=2,2=3,3=1,4=1,5=3,6=2} v7 · 2: {1=1,2=2,3=3,4=2,5=1,6=3} v6";
     assert.equal(layout(accepted.json.expectedTopology), expected);
     const done = await completion(2);
-    assert.equal(layout(done.json.brokers), expected);
-    assert.equal(done.json.version, 3);
+    assert.equal(layout(done.brokers), expected);
+    assert.equal(done.version, 3);
   });
 
   it("C: refuses 3 -> 2 brokers at rf 3, and plans it at rf 2", async () => {
@@ -129,7 +110,7 @@ describe("emulator: worked examples of the reference", () => {
     assert.deepEqual(refused.json, { message: "Number of brokers [2] is less than the replication factor [3]" });
 
     await reset({ brokers: 3, partitions: 3, replicationFactor: 2 });
-    assert.equal(layout((await cluster()).json.brokers), "0: {1=2,3=1} v0 · 1: {1=1,2=2} v0 · 2: {2=1,3=2} v0");
+    assert.equal(layout((await cluster()).brokers), "0: {1=2,3=1} v0 · 1: {1=1,2=2} v0 · 2: {2=1,3=2} v0");
     const accepted = await http("POST", management("/brokers"), { body: [0, 1] });
     assert.equal(accepted.status, 202, accepted.text);
     assert.deepEqual(plan(accepted.json.plannedChanges), [
@@ -137,12 +118,12 @@ describe("emulator: worked examples of the reference", () => {
     ]);
     assert.equal(layout(accepted.json.expectedTopology), "0: {1=2,2=1,3=2} v3 · 1: {1=1,2=2,3=1} v2");
     const done = await completion(2);
-    assert.equal(layout(done.json.brokers), "0: {1=2,2=1,3=2} v3 · 1: {1=1,2=2,3=1} v2");
+    assert.equal(layout(done.brokers), "0: {1=2,2=1,3=2} v3 · 1: {1=1,2=2,3=1} v2");
   });
 
   it("D: raises the replication factor 1 -> 3, and lowers it back", async () => {
     await reset({ brokers: 3, partitions: 3, replicationFactor: 1 });
-    assert.equal(layout((await cluster()).json.brokers), "0: {1=1} v0 · 1: {2=1} v0 · 2: {3=1} v0");
+    assert.equal(layout((await cluster()).brokers), "0: {1=1} v0 · 1: {2=1} v0 · 2: {3=1} v0");
     const viaPatch = await http("PATCH", management("?dryRun=true"), { body: { partitions: { replicationFactor: 3 } } });
     assert.equal(viaPatch.status, 202, viaPatch.text);
     const up = await http("POST", management("/brokers?replicationFactor=3"), { body: [0, 1, 2] });
@@ -155,7 +136,7 @@ describe("emulator: worked examples of the reference", () => {
     const full = "0: {1=3,2=1,3=2} v5 · 1: {1=2,2=3,3=1} v5 · 2: {1=1,2=2,3=3} v5";
     assert.equal(layout(up.json.expectedTopology), full);
     assert.deepEqual(plan(viaPatch.json.plannedChanges), plan(up.json.plannedChanges));
-    assert.equal(layout((await completion(2)).json.brokers), full);
+    assert.equal(layout((await completion(2)).brokers), full);
 
     const down = await http("PATCH", management(), { body: { partitions: { replicationFactor: 1 } } });
     assert.equal(down.status, 202, down.text);
@@ -166,8 +147,8 @@ describe("emulator: worked examples of the reference", () => {
       "p3 LEAVE(1)", "p3 LEAVE(0)", "p3 PRIO(2:=1)",
     ]);
     const done = await completion(4);
-    assert.equal(done.json.version, 5);
-    assert.equal(layout(done.json.brokers), "0: {1=1} v10 · 1: {2=1} v10 · 2: {3=1} v10");
+    assert.equal(done.version, 5);
+    assert.equal(layout(done.brokers), "0: {1=1} v10 · 1: {2=1} v10 · 2: {3=1} v10");
   });
 
   it("follows the JSON timeline of §5.8 (example C at rf 2) while the change runs", async () => {
@@ -182,9 +163,9 @@ describe("emulator: worked examples of the reference", () => {
       { operation: "PARTITION_RECONFIGURE_PRIORITY", brokerId: 0, partitionId: 3, priority: 2, brokers: [] },
       { operation: "BROKER_REMOVE", brokerId: 2, brokers: [] },
     ]);
-    await waitFor(async () => ((await cluster()).json.pendingChange?.completed.length === 2 ? true : undefined), "two operations");
+    await waitFor(async () => ((await cluster()).pendingChange?.completed.length === 2 ? true : undefined), "two operations");
     await holdStartedOperation(emulator().controlUrl, 1, 2);
-    const mid = (await cluster()).json;
+    const mid = await cluster();
     assert.equal(mid.version, 2);
     assert.equal(layout(mid.brokers), "0: {1=2,2=1,3=1} v2 · 1: {1=1,2=2,3=1/JOINING} v1 · 2: {3=2} v2");
     assert.equal(mid.pendingChange.id, 2);
@@ -196,8 +177,8 @@ describe("emulator: worked examples of the reference", () => {
 
     await http("POST", control("/brokers/1/start"));
     const done = await completion(2);
-    assert.equal(done.json.version, 3);
-    assert.equal(layout(done.json.brokers), layout(accepted.json.expectedTopology));
-    assert.ok(Date.parse(done.json.lastChange.completedAt.replace("+0000", "Z")) >= Date.parse(done.json.lastChange.startedAt.replace("+0000", "Z")));
+    assert.equal(done.version, 3);
+    assert.equal(layout(done.brokers), layout(accepted.json.expectedTopology));
+    assert.ok(Date.parse(done.lastChange.completedAt.replace("+0000", "Z")) >= Date.parse(done.lastChange.startedAt.replace("+0000", "Z")));
   });
 });
