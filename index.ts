@@ -9,3 +9,5 @@ export type { AdminClientArgs } from "./provider/adminClient";
 export type { OrganizationMember } from "./provider/adminClientTypes";
 export { getMembers } from "./provider/getMembers";
 export type { GetMembersArgs } from "./provider/getMembers";
+// The typed clients the resources are built on, for scripts: `import { sdk } from "pulumi-platform"`.
+export * as sdk from "./sdk";

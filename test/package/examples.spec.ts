@@ -1,0 +1,178 @@
+// The examples as users find them: examples/admin-members run through the real dynamic-provider host against
+// the emulator, with its credentials from stack config or the environment only; examples/pipeline's workflow
+// read as GitHub Actions would read it. (Every example is also type-checked by `npm test`, through tsconfig.json.)
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { RunningEmulator, startEmulator } from "../emulator";
+import { Command, runPulumi, RunPulumiResult, unwrapSecrets } from "../engine";
+import type { PropertyValue } from "../engine";
+
+const EXAMPLES = resolve(__dirname, "..", "..", "examples");
+const CLIENT = { clientId: "examples-client", clientSecret: "examples-secret-3f9a1c", audience: "127.0.0.1" };
+const MEMBERS = [
+    { name: "Grace Hopper", email: "grace@example.com", roles: ["owner"], invitePending: false },
+    { name: "Alan Turing", email: "alan@example.com", roles: ["developer"], invitePending: true },
+    { name: "Ada Lovelace", email: "ada@example.com", roles: ["admin"], invitePending: false },
+];
+const EMAILS = ["ada@example.com", "alan@example.com", "grace@example.com"];
+
+/** No PLATFORM_* setting of the caller's environment reaches a run unless a test sets it. */
+const NO_PLATFORM_ENV: NodeJS.ProcessEnv = {
+    PLATFORM_CONSOLE_CLIENT_ID: undefined,
+    PLATFORM_CONSOLE_CLIENT_SECRET: undefined,
+    PLATFORM_OAUTH_URL: undefined,
+    PLATFORM_CONSOLE_OAUTH_AUDIENCE: undefined,
+    PLATFORM_CONSOLE_BASE_URL: undefined,
+    PLATFORM_TOKEN_DISK_CACHE: undefined,
+};
+
+describe("examples/admin-members", function () {
+    this.timeout(120_000);
+    let emulator: RunningEmulator;
+    let workDir: string;
+
+    before(async () => {
+        emulator = await startEmulator({ opMs: 10, clients: [CLIENT], members: MEMBERS });
+    });
+    after(async () => {
+        await emulator?.close();
+    });
+    beforeEach(() => {
+        workDir = mkdtempSync(join(tmpdir(), "example-admin-members-"));
+        emulator.control.clearRequests();
+    });
+    afterEach(() => rmSync(workDir, { recursive: true, force: true }));
+
+    const run = (command: Command, settings: { config?: Record<string, string>; secrets?: Record<string, string>; env?: NodeJS.ProcessEnv }) =>
+        runPulumi({
+            command,
+            programDir: join(EXAMPLES, "admin-members"),
+            stack: "dev",
+            stateFile: join(workDir, "state.json"),
+            config: settings.config,
+            secrets: settings.secrets,
+            env: {
+                ...NO_PLATFORM_ENV,
+                PULUMI_CONFIG_PASSPHRASE: "examples",
+                PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens"),
+                ...settings.env,
+            },
+        });
+    const output = (result: RunPulumiResult, name: string): PropertyValue => unwrapSecrets(result.outputs[name]);
+    const succeeded = (result: RunPulumiResult) => assert.equal(result.exitCode, 0, `exit ${result.exitCode}\n${result.stdout}\n${result.stderr}`);
+    const stateText = () => readFileSync(join(workDir, "state.json"), "utf8");
+
+    it("with credentials from stack config (the secret as secret config): the member emails are known in preview, and up lists them", async () => {
+        const settings = {
+            config: { "platform:clientId": CLIENT.clientId, "platform:oauthUrl": emulator.authUrl, "platform:baseUrl": emulator.baseUrl },
+            secrets: { "platform:clientSecret": CLIENT.clientSecret },
+        };
+        const preview = await run("preview", settings);
+        succeeded(preview);
+        assert.deepEqual(output(preview, "memberEmails"), EMAILS, "getMembers runs in the program, so preview knows its values");
+
+        const up = await run("up", settings);
+        succeeded(up);
+        assert.deepEqual(output(up, "memberEmails"), EMAILS);
+        assert.deepEqual(output(up, "pendingInvitations"), ["alan@example.com"]);
+        assert.equal(output(up, "memberCount"), 3);
+        assert.ok(!Number.isNaN(Date.parse(String(output(up, "tokenExpiresAt")))));
+        assert.ok(!stateText().includes(CLIENT.clientSecret), "a secret from stack config is never stored");
+        // getMembers (in the program) and the AdminClient (in the provider host) share one token through the disk cache.
+        const tokenRequests = emulator.control.requests().filter((entry) => entry.interface === "auth" && entry.status !== 429);
+        assert.equal(tokenRequests.length, 1, JSON.stringify(tokenRequests));
+    });
+
+    it("with credentials from the environment only, as in a pipeline", async () => {
+        const env = {
+            PLATFORM_CONSOLE_CLIENT_ID: CLIENT.clientId,
+            PLATFORM_CONSOLE_CLIENT_SECRET: CLIENT.clientSecret,
+            PLATFORM_OAUTH_URL: emulator.authUrl,
+            PLATFORM_CONSOLE_BASE_URL: emulator.baseUrl,
+        };
+        const up = await run("up", { env });
+        succeeded(up);
+        assert.deepEqual(output(up, "memberEmails"), EMAILS);
+        assert.equal(output(up, "memberCount"), 3);
+        assert.ok(!stateText().includes(CLIENT.clientSecret), "a secret from the environment is never stored");
+        const destroy = await run("destroy", { env });
+        succeeded(destroy);
+        assert.deepEqual(Object.keys(destroy.state.resources), []);
+    });
+
+    it("names every missing setting and where it may come from, without a request", async () => {
+        const preview = await run("preview", {});
+        assert.notEqual(preview.exitCode, 0);
+        const text = `${preview.stdout}\n${preview.stderr}`;
+        assert.match(text, /clientId is required: set the clientId input, stack config platform:clientId or environment variable PLATFORM_CONSOLE_CLIENT_ID/);
+        assert.match(text, /clientSecret is required/);
+        assert.deepEqual(emulator.control.requests(), []);
+    });
+});
+
+describe("examples/pipeline: the GitHub Actions workflow", () => {
+    interface Step {
+        uses?: string;
+        run?: string;
+        with?: Record<string, unknown>;
+        env?: Record<string, string>;
+    }
+    interface Job {
+        if?: string;
+        "timeout-minutes"?: number;
+        concurrency?: { group: string; "cancel-in-progress": boolean };
+        steps: Step[];
+    }
+    interface Workflow {
+        on: { pull_request?: { branches: string[] }; push?: { branches: string[] } };
+        env?: Record<string, string>;
+        jobs: Record<string, Job>;
+    }
+    // js-yaml comes with @pulumi/pulumi, which reads Pulumi.yaml with it.
+    const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi/package.json")] })) as { load(text: string): unknown };
+    const workflow = yaml.load(readFileSync(join(EXAMPLES, "pipeline", "pulumi.yml"), "utf8")) as Workflow;
+    const stepIndex = (job: Job, match: (step: Step) => boolean) => job.steps.findIndex(match);
+    const pulumiStep = (job: Job, command: string) => job.steps.find((step) => step.run?.startsWith(`pulumi ${command} `));
+
+    it("previews every pull request to main and applies every push to main", () => {
+        assert.deepEqual(workflow.on.pull_request?.branches, ["main"]);
+        assert.deepEqual(workflow.on.push?.branches, ["main"]);
+        const { preview, up } = workflow.jobs;
+        assert.match(preview.if ?? "", /github\.event_name == 'pull_request'/);
+        assert.match(up.if ?? "", /github\.event_name == 'push' && github\.ref == 'refs\/heads\/main'/);
+        assert.ok(pulumiStep(preview, "preview"), "the preview job runs pulumi preview");
+        assert.equal(pulumiStep(preview, "up"), undefined, "the preview job never runs up");
+        assert.match(pulumiStep(up, "up")?.run ?? "", /--yes/);
+    });
+
+    it("installs with npm ci before Pulumi runs, in both jobs", () => {
+        for (const [name, command] of [["preview", "preview"], ["up", "up"]] as const) {
+            const job = workflow.jobs[name];
+            const install = stepIndex(job, (step) => step.run === "npm ci");
+            assert.ok(install >= 0, `${name}: no npm ci`);
+            assert.ok(install < stepIndex(job, (step) => step.run?.startsWith(`pulumi ${command} `) === true), `${name}: npm ci after pulumi`);
+        }
+    });
+
+    it("never lets two ups overlap or cancels a running one", () => {
+        const concurrency = workflow.jobs.up.concurrency;
+        assert.ok(concurrency?.group, "the up job has no concurrency group");
+        assert.equal(concurrency["cancel-in-progress"], false);
+        assert.ok((workflow.jobs.up["timeout-minutes"] ?? 360) * 60 > 1800, "the job must outlive ClusterScale's default timeoutSeconds");
+    });
+
+    it("takes every credential from the pipeline's secrets, and hands them to the Pulumi steps only", () => {
+        const credentials = ["PULUMI_ACCESS_TOKEN", "PLATFORM_MANAGEMENT_URL", "PLATFORM_CONSOLE_CLIENT_ID", "PLATFORM_CONSOLE_CLIENT_SECRET"];
+        for (const [name, command] of [["preview", "preview"], ["up", "up"]] as const) {
+            const job = workflow.jobs[name];
+            const env = pulumiStep(job, command)?.env ?? {};
+            for (const key of credentials) assert.equal(env[key], `\${{ secrets.${key} }}`, `${name}: ${key}`);
+            for (const step of job.steps.filter((step) => step !== pulumiStep(job, command))) {
+                assert.ok(!JSON.stringify(step).includes("secrets."), `${name}: a secret reaches ${step.run ?? step.uses}`);
+            }
+        }
+        assert.ok(!JSON.stringify(workflow.env ?? {}).includes("secrets."), "no secret in the workflow-wide environment");
+    });
+});
