@@ -20,7 +20,7 @@ export interface ClusterScaleArgs {
     gatewayUrl?: pulumi.Input<string>;
     /** Path of the cluster endpoint. Default `/actuator/cluster`. */
     basePath?: pulumi.Input<string>;
-    /** Optional authentication for the management and gateway APIs. Stored as a secret. */
+    /** Optional authentication for the management and gateway APIs. Kept as a secret (input and output, for refresh). */
     auth?: pulumi.Input<ManagementAuthArgs>;
     /** Every broker id of the final cluster. Give this or `brokerCount`, not both. */
     brokers?: pulumi.Input<pulumi.Input<number>[]>;
@@ -71,6 +71,9 @@ export class ClusterScale extends pulumi.dynamic.Resource {
             ...args,
             auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
         };
-        super(clusterScaleProvider, name, props, opts, "platform", "ClusterScale");
+        // The auth input comes back as the output of the same name (refresh and destroy get only the outputs), which
+        // the engine keeps secret; additionalSecretOutputs says so explicitly as well.
+        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["auth"] });
+        super(clusterScaleProvider, name, props, secretOutputs, "platform", "ClusterScale");
     }
 }

@@ -5,7 +5,8 @@
 // and a trailer over 64 KiB never arrives (measured: the call hangs). The serialized ClusterScale provider is far
 // larger than that. The properties must still hold a `__provider` (refresh and destroy load it from the stored
 // outputs), so they hold the small provider below. It serves exactly refresh and destroy until the next up, whose
-// update stores the full provider again.
+// update stores the full provider again. It sends no request, so these properties keep no credentials (no `auth`):
+// the next up takes them from its inputs.
 
 import type { ClusterScaleOutputs } from "./clusterScaleOutputs";
 

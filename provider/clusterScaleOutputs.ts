@@ -1,8 +1,14 @@
 // ClusterScale's outputs: the live layout as the management API reports it, the last change, and the resolved
-// settings (diff only gets old outputs, so it compares settings against these). Never any credential.
+// settings (diff only gets old outputs, so it compares settings against these).
+//
+// Credentials: `auth`, when the program gives it, is also an output of the same name, because refresh and destroy
+// get only the old outputs and a management API behind authentication refuses them otherwise. The engine stores
+// it encrypted (the same-named input is secret, and ClusterScale lists it in additionalSecretOutputs). No output
+// ever carries a token, and the partial failure of an interrupted change keeps no credential (its stand-in
+// provider sends nothing).
 
 import type { BrokerState, ChangeRecord as ApiChangeRecord, ClusterState, Operation } from "../sdk/schemas";
-import type { ClusterScaleInputs } from "./clusterScaleInputs";
+import type { ClusterScaleInputs, ManagementAuth } from "./clusterScaleInputs";
 import { liveReplicationFactor, snapshotOf } from "./clusterScaleRequest";
 import type { BrokerLayout, ChangeRecord, PlannedChange } from "./clusterScaleTypes";
 
@@ -29,6 +35,8 @@ export interface ClusterScaleOutputs extends ClusterScaleSettings {
     replicationFactor: number;
     plannedChanges: PlannedChange[];
     lastChange?: ChangeRecord;
+    /** The auth input, kept for refresh (a secret in the state). Absent when the program gave none. */
+    auth?: ManagementAuth;
 }
 
 /** A change this resource knows the plan of: the one it applied now, or the one in its old outputs. */
@@ -60,6 +68,17 @@ export function changedSettings(olds: Partial<ClusterScaleSettings>, news: Clust
     const sorted = (ids: number[] | undefined) => (ids === undefined ? undefined : JSON.stringify([...ids].sort((a, b) => a - b)));
     if (sorted(olds.brokers) !== sorted(news.brokers)) changed.push("brokers");
     return changed;
+}
+
+/** The outputs with the credentials the program gave (none: no `auth` output at all). */
+export function withAuth(outputs: ClusterScaleOutputs, auth: ManagementAuth | undefined): ClusterScaleOutputs {
+    const { auth: _previous, ...rest } = outputs;
+    return auth === undefined ? rest : { ...rest, auth };
+}
+
+/** Whether the credentials differ from the ones the outputs keep (compared by value, never shown). */
+export function authChanged(kept: ManagementAuth | undefined, given: ManagementAuth | undefined): boolean {
+    return canonicalJson(kept) !== canonicalJson(given);
 }
 
 /** Outputs for the cluster as `state` shows it. */
@@ -123,4 +142,14 @@ function changeRecord(record: ApiChangeRecord): ChangeRecord {
     if (record.startedAt.raw !== null) result.startedAt = record.startedAt.raw;
     if (record.completedAt.raw !== null) result.completedAt = record.completedAt.raw;
     return result;
+}
+
+/** JSON with object keys sorted, so that equal values compare equal whatever their key order. */
+function canonicalJson(value: unknown): string | undefined {
+    if (value === undefined) return undefined;
+    return JSON.stringify(value, (_key, item: unknown) =>
+        typeof item === "object" && item !== null && !Array.isArray(item)
+            ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+            : item,
+    );
 }

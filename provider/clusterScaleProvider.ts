@@ -2,13 +2,18 @@
 // request up would send) and prints it; up adopts the live cluster, sends that request once and waits for the
 // change to complete; refresh reads the live layout back; destroy leaves the cluster as it is.
 //
+// Credentials: a given `auth` input is also output as `auth` (a secret in the state; see clusterScaleOutputs.ts),
+// because refresh and destroy receive only the old outputs. A changed `auth` is an update, so the outputs always
+// keep the credentials the program gives now.
+//
 // Serialized by Pulumi's closure serializer: fields are assigned in the constructor, clients are built inside
-// the methods, and the inputs' __provider, resourceName and auth never reach a request body or an output.
+// the methods, and the inputs' __provider, resourceName and auth never reach a request body or a log line.
 
 import type * as pulumi from "@pulumi/pulumi";
 import type { ClusterClient } from "../sdk/clusterClient";
 import { type ChangeOutcome, waitForChange } from "../sdk/changeWaiter";
 import {
+    AuthError,
     ChangeCancelledError,
     ChangeFailedError,
     type ChangeProgress,
@@ -16,6 +21,7 @@ import {
     ChangeTimeoutError,
     ConflictError,
     ResponseFormatError,
+    ServerError,
 } from "../sdk/errors";
 import type { GatewayClient } from "../sdk/gatewayClient";
 import { isTransientError } from "../sdk/http";
@@ -26,11 +32,13 @@ import {
     type ClusterScaleOutputs,
     type ClusterScaleSettings,
     type KnownChange,
+    authChanged,
     changedSettings,
     inFlightOutputs,
     outputsFrom,
     plannedChangesOf,
     settingsOf,
+    withAuth,
 } from "./clusterScaleOutputs";
 import { partialFailure } from "./clusterScaleInterrupted";
 import { count, describeOperation, layoutLines, planLines, progressLine, subject } from "./clusterScalePlan";
@@ -55,6 +63,26 @@ type Raw = Record<string, unknown>;
 
 /** Where the change this run waits for came from. */
 type Ownership = "this run" | "an earlier run" | "elsewhere";
+
+/** Poll answers that tell nothing about the change (a 500, a body that is not the API's) tolerated in a row. */
+const MAX_UNEXPECTED_POLL_ANSWERS = 5;
+
+/** What waitForChange needs of the management API. */
+type ClusterPoller = Pick<ClusterClient, "getCluster" | "managementUrl" | "basePath">;
+
+interface WaitOptions {
+    name: string;
+    cluster: ClusterClient;
+    gateway?: GatewayClient;
+    changeId: number;
+    deadline: number;
+    /** For messages: the limit the deadline comes from. */
+    timeoutSeconds: number;
+    ownership: Ownership;
+    cancelOnTimeout: boolean;
+    /** A change of this resource that does not complete: throws the partial failure. */
+    onFailure?: (reason: string, status: string, last: ClusterState | undefined) => never;
+}
 
 export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw, ClusterScaleOutputs> {
     /** Stack config values read in configure (the whole stack config reaches dynamic providers). */
@@ -98,6 +126,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         }
         const settings = settingsOf(inputs);
         const changed = changedSettings(olds, settings);
+        if (authChanged(olds.auth, inputs.auth)) changed.push("auth");
         const desired = desiredLayout(inputs);
         const recorded = recordedSnapshot(olds);
         const { cluster } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
@@ -137,33 +166,48 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     async create(news: Raw): Promise<pulumi.dynamic.CreateResult<ClusterScaleOutputs>> {
         const inputs = news as unknown as ClusterScaleInputs;
         const id = `${inputs.managementUrl}${inputs.basePath}`;
-        const outs = await this.apply(id, inputs, undefined);
+        const outs = withAuth(await this.apply(id, inputs, undefined), inputs.auth);
         return { id, outs };
     }
 
     async update(id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterScaleOutputs>> {
         const inputs = news as unknown as ClusterScaleInputs;
-        return { outs: await this.apply(id, inputs, olds) };
+        return { outs: withAuth(await this.apply(id, inputs, olds), inputs.auth) };
     }
 
     async read(id: string, props?: ClusterScaleOutputs): Promise<pulumi.dynamic.ReadResult<ClusterScaleOutputs>> {
         if (props === undefined || typeof props.managementUrl !== "string") {
             throw new Error(`ClusterScale ${id}: nothing recorded to refresh from (no managementUrl in state)`);
         }
-        const { cluster } = clientsFor(settingsOf(props));
-        const state = await cluster.getCluster();
+        const { cluster } = clientsFor({ ...settingsOf(props), auth: props.auth });
+        const state = await this.readForRefresh(cluster, props);
         // The live broker set becomes the inputs, in the form the program used when it still fits.
         const members = snapshotOf(state.brokers).members;
         const { brokers: _brokers, brokerCount: _brokerCount, ...rest } = settingsOf(props);
         const asCount = props.brokerCount !== undefined && members.every((member, index) => member === index);
         const settings: ClusterScaleSettings = asCount ? { ...rest, brokerCount: members.length } : { ...rest, brokers: members };
         const outputs = outputsFrom(settings, state, [{ changeId: props.changeId, plannedChanges: props.plannedChanges ?? [] }]);
+        // The credentials stay among the outputs (for the next refresh), not among the read inputs: the program gives those.
         const inputs = { ...settings, partitionCount: outputs.partitionCount, replicationFactor: outputs.replicationFactor };
-        return { id, props: outputs, inputs: inputs as unknown as ClusterScaleOutputs };
+        return { id, props: withAuth(outputs, props.auth), inputs: inputs as unknown as ClusterScaleOutputs };
     }
 
     async delete(_id: string, props: ClusterScaleOutputs): Promise<void> {
         say(props.resourceName ?? "cluster", "removed from the stack only; a cluster layout cannot be deleted, so nothing is sent to the cluster");
+    }
+
+    /** GET the cluster for refresh; when the credentials are refused, the error says which ones and what to do. */
+    private async readForRefresh(cluster: ClusterClient, props: ClusterScaleOutputs): Promise<ClusterState> {
+        try {
+            return await cluster.getCluster();
+        } catch (error) {
+            if (!(error instanceof AuthError)) throw error;
+            const advice =
+                props.auth === undefined
+                    ? "the state keeps no credentials for this resource (it was written before ClusterScale kept its auth input, or auth was not given): run up with auth once, then refresh"
+                    : "the credentials kept from the last up were refused: run up with the current auth, then refresh";
+            throw new Error(`${subject(props.resourceName ?? "cluster")}: refresh: ${messageOf(error)}; ${advice}`);
+        }
     }
 
     private defaults(): InputDefaults {
@@ -214,12 +258,22 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const earlier = olds?.lastChange?.status === "IN_PROGRESS" ? recorded : undefined;
         // A change of this resource that may be running: the earlier run's, or one this run sent without a clear answer.
         let inFlight = earlier;
+        // The last change this run waited for that it did not start (its plan, should it turn out to be the one that made the layout).
+        let waited: KnownChange | undefined;
         const fail = (outputs: ClusterScaleOutputs, reason: string): never => {
             throw partialFailure(id, outputs, `${subject(name)}: ${reason}`);
         };
 
         for (let round = 1; round <= MAX_APPLY_ROUNDS; round++) {
-            const state = await cluster.getCluster();
+            let state: ClusterState;
+            try {
+                state = await cluster.getCluster();
+            } catch (error) {
+                const reason = `cannot read the cluster: ${messageOf(error).replace(/\.$/, "")}`;
+                // A change of this resource may be running (sent with no clear answer, or left by an earlier run): keep its id.
+                if (inFlight !== undefined) fail(inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS"), `${reason}; change ${inFlight.changeId} may be running: the next up waits for it`);
+                throw new Error(`${subject(name)}: ${reason}${round === 1 ? ". Nothing was sent." : ""}`);
+            }
             if (state.pendingChange !== undefined) {
                 const pendingId = state.pendingChange.id;
                 if (inFlight?.changeId === pendingId && inFlight.plannedChanges.length === 0) {
@@ -228,7 +282,12 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 }
                 const mine = inFlight?.changeId === pendingId ? inFlight : undefined;
                 const ownership: Ownership = mine === undefined ? "elsewhere" : pendingId === earlier?.changeId ? "an earlier run" : "this run";
-                say(name, `change ${pendingId} (started ${ownership === "elsewhere" ? "outside this resource" : `by ${ownership}`}) is in progress; waiting for it before planning`);
+                if (mine === undefined) {
+                    waited = { changeId: pendingId, plannedChanges: plannedChangesOf([...state.pendingChange.completed, ...state.pendingChange.pending]) };
+                }
+                // "Elsewhere" includes a run of this resource that was killed before it could record its change.
+                const origin = ownership === "elsewhere" ? "outside this resource, or by an interrupted run" : `by ${ownership}`;
+                say(name, `change ${pendingId} (started ${origin}) is in progress; waiting for it before planning`);
                 await this.waitFor({
                     name,
                     cluster,
@@ -253,7 +312,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             if (planned.kind === "rejected") throw new Error(`${subject(name)}: ${planned.property}: ${planned.reason}. Nothing was sent.`);
             if (planned.empty) {
                 say(name, `the cluster has the requested layout (${describeLayout(state)}); nothing to send`);
-                return outputsFrom(settings, state, [inFlight, recorded]);
+                return outputsFrom(settings, state, [inFlight, waited, recorded]);
             }
 
             const accepted = await this.send(name, cluster, planned.request, planned.plan);
@@ -309,19 +368,8 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
      * otherwise and the caller should plan again. A change of this resource that does not complete ends in
      * `onFailure` (a partial failure); one started elsewhere that does not complete in time is a plain error.
      */
-    private async waitFor(options: {
-        name: string;
-        cluster: ClusterClient;
-        gateway?: GatewayClient;
-        changeId: number;
-        deadline: number;
-        /** For messages: the limit the deadline comes from. */
-        timeoutSeconds: number;
-        ownership: Ownership;
-        cancelOnTimeout: boolean;
-        onFailure?: (reason: string, status: string, last: ClusterState | undefined) => never;
-    }): Promise<ChangeOutcome | undefined> {
-        const { name, cluster, changeId, ownership, onFailure } = options;
+    private async waitFor(options: WaitOptions): Promise<ChangeOutcome | undefined> {
+        const { name, cluster, changeId } = options;
         let lastShown = "";
         const onProgress = (progress: ChangeProgress): void => {
             const line = progressLine(progress.completed, progress.total, progress.current);
@@ -329,36 +377,61 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             lastShown = line;
             say(name, `change ${changeId} ${line}`);
         };
-        try {
-            return await waitForChange({
-                changeId,
-                cluster,
-                gateway: options.gateway,
-                timeoutMs: Math.max(1, options.deadline - Date.now()),
-                onProgress,
-            });
-        } catch (error) {
-            if (error instanceof ChangeSupersededError || (ownership === "elsewhere" && (error instanceof ChangeCancelledError || error instanceof ChangeFailedError))) {
-                say(name, `${messageOf(error)}; planning again`);
-                return undefined;
+        // Answers that tell nothing about the change (a 500, a body that is not the API's) are not transient to the
+        // SDK, but a poll is a GET and the change runs on whatever the answer: poll again, a few times in a row.
+        let unexpectedInARow = 0;
+        const polled: ClusterPoller = {
+            managementUrl: cluster.managementUrl,
+            basePath: cluster.basePath,
+            getCluster: async (callOptions) => {
+                const state = await cluster.getCluster(callOptions);
+                unexpectedInARow = 0;
+                return state;
+            },
+        };
+        for (;;) {
+            try {
+                return await waitForChange({
+                    changeId,
+                    cluster: polled,
+                    gateway: options.gateway,
+                    timeoutMs: Math.max(1, options.deadline - Date.now()),
+                    onProgress,
+                });
+            } catch (error) {
+                const unexpected = error instanceof ServerError || error instanceof ResponseFormatError;
+                if (!unexpected || ++unexpectedInARow > MAX_UNEXPECTED_POLL_ANSWERS || Date.now() >= options.deadline) {
+                    return this.waitEnded(options, error);
+                }
+                say(name, `reading change ${changeId} failed (${messageOf(error)}); still waiting for it`);
+                await pause(Math.min(2_000, 100 * 2 ** unexpectedInARow));
             }
-            if (onFailure === undefined) {
-                throw new Error(`${subject(name)}: waiting for change ${changeId}, started outside this resource: ${messageOf(error)}. Nothing was sent.`);
-            }
-            if (error instanceof ChangeTimeoutError) {
-                const cancelled = options.cancelOnTimeout ? await this.cancel(name, cluster, changeId) : undefined;
-                const advice = cancelled
-                    ? "it was cancelled (cancelOnTimeout); operations already applied stay applied, run up again to plan anew"
-                    : "it keeps running: the next up waits for it instead of sending a new request";
-                const late = `change ${changeId} did not complete within timeoutSeconds (${options.timeoutSeconds} s)${describeProgress(error.progress)}`;
-                return onFailure(`${late}; ${advice}`, cancelled ? "CANCELLED" : "IN_PROGRESS", cancelled ?? (await this.tryRead(cluster)));
-            }
-            if (error instanceof ChangeCancelledError || error instanceof ChangeFailedError) {
-                return onFailure(`${messageOf(error)}; run up again to plan anew`, error instanceof ChangeCancelledError ? "CANCELLED" : error.changeStatus, await this.tryRead(cluster));
-            }
-            // Whatever else went wrong, the change was started: keep its id so the next up waits for it.
-            return onFailure(`waiting for change ${changeId} failed: ${messageOf(error)}; the next up waits for it again`, "IN_PROGRESS", undefined);
         }
+    }
+
+    /** A wait that ended without the change completing: plan again (undefined), or fail as the change's owner says. */
+    private async waitEnded(options: WaitOptions, error: unknown): Promise<undefined> {
+        const { name, cluster, changeId, ownership, onFailure } = options;
+        if (error instanceof ChangeSupersededError || (ownership === "elsewhere" && (error instanceof ChangeCancelledError || error instanceof ChangeFailedError))) {
+            say(name, `${messageOf(error)}; planning again`);
+            return undefined;
+        }
+        if (onFailure === undefined) {
+            throw new Error(`${subject(name)}: waiting for change ${changeId}, not started by this run: ${messageOf(error)}. Nothing was sent.`);
+        }
+        if (error instanceof ChangeTimeoutError) {
+            const cancelled = options.cancelOnTimeout ? await this.cancel(name, cluster, changeId) : undefined;
+            const advice = cancelled
+                ? "it was cancelled (cancelOnTimeout); operations already applied stay applied, run up again to plan anew"
+                : "it keeps running: the next up waits for it instead of sending a new request";
+            const late = `change ${changeId} did not complete within timeoutSeconds (${options.timeoutSeconds} s)${describeProgress(error.progress)}`;
+            return onFailure(`${late}; ${advice}`, cancelled ? "CANCELLED" : "IN_PROGRESS", cancelled ?? (await this.tryRead(cluster)));
+        }
+        if (error instanceof ChangeCancelledError || error instanceof ChangeFailedError) {
+            return onFailure(`${messageOf(error)}; run up again to plan anew`, error instanceof ChangeCancelledError ? "CANCELLED" : error.changeStatus, await this.tryRead(cluster));
+        }
+        // Whatever else went wrong, the change was started: keep its id so the next up waits for it.
+        return onFailure(`waiting for change ${changeId} failed: ${messageOf(error)}; the next up waits for it again`, "IN_PROGRESS", undefined);
     }
 
     private async cancel(name: string, cluster: ClusterClient, changeId: number): Promise<ClusterState | undefined> {

@@ -280,9 +280,16 @@ function serverMessageOf(text: string, secrets: readonly (string | undefined)[])
       else if (typeof fields.title === "string") message = fields.title;
     }
   } catch {
-    // Not JSON: a plain-text body (the reference's 501 stubs, proxies) is the message itself.
+    // Not JSON: a plain-text body (the reference's 501 stubs, proxies) is the message itself; an HTML page (a
+    // proxy's error or login page) is named by its title, its markup is no message.
+    if (/^\s*<(!doctype html|html|head|body)\b/i.test(text)) message = htmlPageMessage(text);
   }
   return truncateMessage(redact(message, secrets));
+}
+
+function htmlPageMessage(html: string): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1].replace(/\s+/g, " ").trim();
+  return title ? `an HTML page titled "${title}"` : "an HTML page";
 }
 
 function serverErrorSummary(status: number): string {

@@ -36,7 +36,14 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
 
         it("up sends the request once, waits, and ends with the layout the dry run expected", async () => {
             const expected = await fixture.cluster().scaleBrokers([0, 1, 2, 3], { dryRun: true });
-            const run = await fixture.run("up", { brokerCount: 4 }, withGateway());
+            // Broker 3 starts only once up reports the first operation running, so that line is observed, not raced.
+            fixture.emulator.control.stopBroker(3);
+            const run = await fixture.run("up", { brokerCount: 4 }, {
+                ...withGateway(),
+                onLine: (line) => {
+                    if (line.includes(`change ${expected.changeId} [1/6] BROKER_ADD broker 3`)) fixture.emulator.control.startBroker(3);
+                },
+            });
             succeeded(run);
             assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
             assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")), apiLayout(expected.expectedTopology));

@@ -166,7 +166,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         const up = await fixture.run("up", { brokerCount: 4, replicationFactor: 2 }, {
             // Start the broker only once up is waiting, so the wait is observed, not raced.
             onLine: (line) => {
-                if (line.includes(`change ${foreign.changeId} (started outside this resource) is in progress`)) fixture.emulator.control.startBroker(3);
+                if (line.includes(`change ${foreign.changeId} (started outside this resource, or by an interrupted run) is in progress`)) fixture.emulator.control.startBroker(3);
             },
         });
         succeeded(up);

@@ -81,6 +81,13 @@ export class ClusterScaleFixture {
         return fs.existsSync(this.stateFile) ? fs.readFileSync(this.stateFile, "utf8") : "";
     }
 
+    /** Removes one output of the ClusterScale from the state file, as a state written by an older version would lack it. */
+    dropOutput(name: string): void {
+        const content = JSON.parse(this.stateText) as { resources: Record<string, { outputs: Record<string, unknown> }> };
+        delete content.resources[URN].outputs[name];
+        fs.writeFileSync(this.stateFile, JSON.stringify(content, null, 2) + "\n", { mode: 0o600 });
+    }
+
     cluster(): ClusterClient {
         return new ClusterClient({ managementUrl: this.emulator.managementUrl });
     }

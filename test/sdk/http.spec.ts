@@ -176,6 +176,17 @@ describe("sdk http", () => {
       assert.deepEqual(error.request, { method: "DELETE", path: "/actuator/cluster/changes/1?dryRun=true" });
     });
 
+    it("an HTML page (a proxy's error or login page) is named by its title, not dumped", async () => {
+      const page = "<!DOCTYPE html>\n<html><head><title>502\n Bad Gateway</title></head><body><h1>nginx</h1></body></html>";
+      emulator().control.addFault({ interface: "management", method: "GET", count: 1, status: 502, body: page, contentType: "text/html" });
+      emulator().control.addFault({ interface: "management", method: "GET", count: 1, status: 500, body: "<html><body>oops</body></html>", contentType: "text/html" });
+      const titled = errorFromResponse(await send({ method: "GET", url: `${emulator().managementUrl}/actuator/cluster` }));
+      assert.equal(titled.serverMessage, 'an HTML page titled "502 Bad Gateway"');
+      assert.ok(!titled.message.includes("<"), titled.message);
+      const untitled = errorFromResponse(await send({ method: "GET", url: `${emulator().managementUrl}/actuator/cluster` }));
+      assert.equal(untitled.serverMessage, "an HTML page");
+    });
+
     it("never shows request headers: fixed auth headers stay out of messages, JSON and inspection", async () => {
       const apiKey = "api-key-0123456789";
       const client = new ClusterClient({ managementUrl: emulator().managementUrl, auth: { headers: { "x-api-key": apiKey } } });
