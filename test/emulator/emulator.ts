@@ -7,7 +7,7 @@ import { createAdminApi } from "./adminApi";
 import { Cluster } from "./cluster";
 import { InitialLayout } from "./clusterState";
 import { EmulatorControl, OutageInterface, ResetBody, SettingsBody, createControlApi } from "./controlApi";
-import { FaultSpec, FaultTable, FaultableInterface, faultReply, parseFault } from "./faults";
+import { FaultSpec, FaultTable, FaultableInterface, injectedReply, parseFault } from "./faults";
 import { createGatewayApi } from "./gatewayApi";
 import { Answer, Call, Dispatcher, InterfaceListener, RESET, Reply, jsonReply } from "./httpServer";
 import { JwtSigner } from "./jwt";
@@ -208,16 +208,15 @@ export class PlatformEmulator implements EmulatorControl {
 
   private platform(iface: FaultableInterface, handler: (call: Call) => Reply | Promise<Reply>): Dispatcher {
     return async (call) => {
-      const fault = this.faults.take(iface, call.method, call.path);
+      const fault = this.faults.take(iface, call.method, call.path, call.query);
       if (fault?.delayMs) await sleep(fault.delayMs, undefined, { ref: false });
-      const injected = (): Answer | undefined =>
-        fault?.reset ? RESET : fault?.status !== undefined ? faultReply(iface, fault.status) : undefined;
+      const injected = (real?: Reply): Answer | undefined => (fault?.reset ? RESET : fault && injectedReply(iface, fault, real));
       let answer: Answer;
       if (fault && !fault.afterProcessing && injected() !== undefined) {
         answer = injected()!;
       } else {
-        answer = await this.handleSafely(handler, call);
-        if (fault?.afterProcessing) answer = injected() ?? answer;
+        const real = await this.handleSafely(handler, call);
+        answer = fault?.afterProcessing ? injected(real) ?? real : real;
       }
       this.log.add(this.logEntry(iface, call, answer === RESET ? 0 : answer.status));
       return answer;

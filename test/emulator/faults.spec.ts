@@ -32,7 +32,7 @@ describe("emulator: faults and outages", () => {
     assert.deepEqual((await log()).map((e) => e.status), [503, 503, 200]);
   });
 
-  it("matches on interface, method and path prefix only", async () => {
+  it("matches on interface, method and path prefix", async () => {
     await fault({ interface: "management", method: "POST", pathPrefix: `${CLUSTER}/brokers`, count: 1, status: 504 });
     assert.equal((await http("GET", management())).status, 200);
     assert.equal((await http("GET", `${emulator().gatewayUrl}/v2/topology`)).status, 200);
@@ -40,6 +40,38 @@ describe("emulator: faults and outages", () => {
     const hit = await http("POST", management("/brokers?dryRun=true"), { body: [0, 1, 2] });
     assert.equal(hit.status, 504);
     assert.equal((await http("GET", control("/state"))).json.version, 1, "a faulted request is not processed");
+  });
+
+  it("matches on query parameters: a given value, or null for a parameter that must be absent", async () => {
+    await fault({ interface: "management", method: "POST", query: { dryRun: null }, count: 1, status: 504 });
+    await fault({ interface: "management", method: "POST", query: { dryRun: "true", force: "true" }, count: 1, status: 503 });
+    assert.equal((await http("POST", management("/brokers?dryRun=true"), { body: [0, 1, 2] })).status, 202, "a dry run matched dryRun: null");
+    assert.equal((await http("POST", management("/brokers?dryRun=true&force=true"), { body: [0, 1, 2] })).status, 503);
+    assert.equal((await http("POST", management("/brokers"), { body: [0, 1] })).status, 504);
+    assert.equal((await http("GET", control("/state"))).json.version, 1, "the faulted real request was processed");
+    assert.deepEqual((await log()).map((e) => `${e.status} ${new URLSearchParams(e.query).toString()}`), [
+      "202 dryRun=true",
+      "503 dryRun=true&force=true",
+      "504 ",
+    ]);
+  });
+
+  it("answers with a raw body in place of the request, or after processing it with the real status", async () => {
+    const page = "<html><body><h1>502 Bad Gateway</h1></body></html>";
+    await fault({ interface: "management", method: "GET", count: 1, status: 502, body: page, contentType: "text/html" });
+    const html = await http("GET", management());
+    assert.equal(html.status, 502);
+    assert.equal(html.headers.get("content-type"), "text/html");
+    assert.equal(html.text, page);
+
+    await http("POST", control("/brokers/3/start"));
+    await fault({ interface: "management", method: "POST", query: { dryRun: null }, count: 1, afterProcessing: true, body: '{"changeId":2,"currentTop' });
+    const truncated = await http("POST", management("/brokers"), { body: [0, 1, 2, 3] });
+    assert.equal(truncated.status, 202, "the real status is kept");
+    assert.equal(truncated.headers.get("content-type"), "application/json");
+    assert.equal(truncated.text, '{"changeId":2,"currentTop');
+    const state = (await http("GET", management())).json;
+    assert.equal(state.pendingChange?.id ?? state.lastChange?.id, 2, "the request behind the cut answer was accepted");
   });
 
   it("resets the connection without an answer and logs status 0", async () => {
@@ -98,6 +130,12 @@ describe("emulator: faults and outages", () => {
       { interface: "management", count: 1, status: 99 },
       { interface: "management", count: 1, status: 500, reset: true },
       { interface: "management", count: 1, status: 500, colour: "red" },
+      { interface: "management", count: 1, status: 500, query: ["dryRun"] },
+      { interface: "management", count: 1, status: 500, query: { dryRun: true } },
+      { interface: "management", count: 1, body: "{}" },
+      { interface: "management", count: 1, status: 500, body: 5 },
+      { interface: "management", count: 1, status: 500, contentType: "text/html" },
+      { interface: "management", count: 1, reset: true, afterProcessing: true, body: "{}" },
     ]) {
       assert.equal((await http("POST", control("/faults"), { body })).status, 400, JSON.stringify(body));
     }

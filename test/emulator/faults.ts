@@ -1,7 +1,10 @@
-// Injected faults: the next `count` requests matching an interface (and optionally a method and a
-// path prefix) are answered with a status, have their connection reset, or are delayed. With
-// `afterProcessing: true` the request is first handled normally (a change may be accepted) and
-// only the answer is replaced, as when a gateway times out after the coordinator acted.
+// Injected faults: the next `count` requests matching an interface (and optionally a method, a
+// path prefix and query parameters) are answered with a status, have their connection reset, or
+// are delayed. With `afterProcessing: true` the request is first handled normally (a change may be
+// accepted) and only the answer is replaced, as when a gateway times out after the coordinator acted.
+// A `body` (with an optional `contentType`) replaces the answer's body as given: a truncated JSON
+// document, an HTML error page, a plan with an unknown operation. With `afterProcessing` it keeps
+// the real status (e.g. a 202 whose body is cut short); without, `status` is required.
 
 import { STATUS_CODES } from "node:http";
 import { Reply, jsonReply } from "./httpServer";
@@ -19,9 +22,15 @@ export interface FaultSpec {
   reset?: boolean;
   delayMs?: number;
   afterProcessing?: boolean;
+  /** Query parameters that must all match: a string is the exact value, null means the parameter is absent. */
+  query?: Record<string, string | null>;
+  /** The answer's body, sent as given. */
+  body?: string;
+  /** Content-Type of `body` (default application/json). */
+  contentType?: string;
 }
 
-const FAULT_KEYS = ["interface", "method", "pathPrefix", "count", "status", "reset", "delayMs", "afterProcessing"];
+const FAULT_KEYS = ["interface", "method", "pathPrefix", "query", "count", "status", "reset", "delayMs", "afterProcessing", "body", "contentType"];
 
 export function parseFault(body: unknown): FaultSpec {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ControlError("fault must be a JSON object");
@@ -44,8 +53,18 @@ export function parseFault(body: unknown): FaultSpec {
   if (raw.delayMs !== undefined && (typeof raw.delayMs !== "number" || !Number.isFinite(raw.delayMs) || raw.delayMs < 0)) {
     throw new ControlError("delayMs must be a non-negative number");
   }
-  if (raw.status === undefined && raw.reset !== true && raw.delayMs === undefined) {
-    throw new ControlError("a fault needs status, reset or delayMs");
+  const query = parseQueryMatcher(raw.query);
+  if (raw.body !== undefined && typeof raw.body !== "string") throw new ControlError("body must be a string");
+  if (raw.contentType !== undefined && (typeof raw.contentType !== "string" || raw.contentType === "")) {
+    throw new ControlError("contentType must be a non-empty string");
+  }
+  if (raw.contentType !== undefined && raw.body === undefined) throw new ControlError("contentType needs a body");
+  if (raw.body !== undefined && raw.status === undefined && raw.afterProcessing !== true) {
+    throw new ControlError("a body needs a status, or afterProcessing to keep the real one");
+  }
+  if (raw.body !== undefined && raw.reset === true) throw new ControlError("a fault cannot both answer a body and reset");
+  if (raw.status === undefined && raw.reset !== true && raw.delayMs === undefined && raw.body === undefined) {
+    throw new ControlError("a fault needs status, reset, delayMs or body");
   }
   if (raw.status !== undefined && raw.reset === true) throw new ControlError("a fault cannot both answer a status and reset");
   return {
@@ -57,7 +76,26 @@ export function parseFault(body: unknown): FaultSpec {
     reset: raw.reset === true,
     delayMs: raw.delayMs as number | undefined,
     afterProcessing: raw.afterProcessing === true,
+    ...(query !== undefined && { query }),
+    ...(raw.body !== undefined && { body: raw.body as string, contentType: (raw.contentType as string | undefined) ?? "application/json" }),
   };
+}
+
+function parseQueryMatcher(value: unknown): Record<string, string | null> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ControlError("query must be an object of parameter names to a string (the value) or null (absent)");
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (!entries.every(([, v]) => typeof v === "string" || v === null)) {
+    throw new ControlError("query values must be strings (the value) or null (absent)");
+  }
+  return Object.fromEntries(entries) as Record<string, string | null>;
+}
+
+function queryMatches(matcher: Record<string, string | null> | undefined, query: URLSearchParams): boolean {
+  if (matcher === undefined) return true;
+  return Object.entries(matcher).every(([name, value]) => (value === null ? !query.has(name) : query.get(name) === value));
 }
 
 export class FaultTable {
@@ -76,12 +114,13 @@ export class FaultTable {
   }
 
   /** Consumes one use of the first fault matching the request, if any. */
-  take(iface: FaultableInterface, method: string, path: string): FaultSpec | undefined {
+  take(iface: FaultableInterface, method: string, path: string, query: URLSearchParams = new URLSearchParams()): FaultSpec | undefined {
     const index = this.faults.findIndex(
       (f) =>
         f.interface === iface &&
         (f.method === undefined || f.method === method) &&
-        (f.pathPrefix === undefined || path.startsWith(f.pathPrefix)),
+        (f.pathPrefix === undefined || path.startsWith(f.pathPrefix)) &&
+        queryMatches(f.query, query),
     );
     if (index === -1) return undefined;
     const fault = this.faults[index];
@@ -89,6 +128,18 @@ export class FaultTable {
     if (fault.count === 0) this.faults.splice(index, 1);
     return { ...fault };
   }
+}
+
+/**
+ * The answer a fault gives in place of (or, with afterProcessing, instead of the body of) `real`:
+ * undefined when the fault changes nothing about the answer (a pure delay).
+ */
+export function injectedReply(iface: FaultableInterface, fault: FaultSpec, real?: Reply): Reply | undefined {
+  if (fault.body !== undefined) {
+    const status = fault.status ?? real?.status ?? 200;
+    return { status, headers: { "content-type": fault.contentType ?? "application/json" }, body: fault.body };
+  }
+  return fault.status === undefined ? undefined : faultReply(iface, fault.status);
 }
 
 /** A plausible body for an injected status on the given interface. */
