@@ -18,7 +18,8 @@ export type Command = "preview" | "up" | "refresh" | "destroy";
 
 export const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy"];
 
-export interface OperationOptions {
+/** Which operation on which program and stack, with what config: the same for a run in-process or in a child. */
+export interface ProgramRun {
     command: Command;
     programDir: string;
     stack: string;
@@ -26,6 +27,9 @@ export interface OperationOptions {
     secrets?: Record<string, string>;
     /** Defaults to <programDir>/.pulumi-state/<stack>.json. */
     stateFile?: string;
+}
+
+export interface OperationOptions extends ProgramRun {
     /** Encrypts secret values in the state file (PULUMI_CONFIG_PASSPHRASE). */
     passphrase?: string;
     writeOut: (line: string) => void;

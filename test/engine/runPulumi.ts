@@ -5,19 +5,12 @@ import * as path from "path";
 import * as readline from "readline";
 import type { CliResultMessage } from "./cli";
 import { Diagnostic, StepRecord } from "./display";
-import { Command, OperationResult } from "./operation";
+import { Command, OperationResult, ProgramRun } from "./operation";
 import { PropertyMap } from "./propertyValues";
 import { loadProject } from "./project";
 import { defaultStateFile, emptyState, StackState, StateFile } from "./stateFile";
 
-export interface RunPulumiOptions {
-    command: Command;
-    programDir: string;
-    stack: string;
-    config?: Record<string, string>;
-    secrets?: Record<string, string>;
-    /** Defaults to <programDir>/.pulumi-state/<stack>.json. */
-    stateFile?: string;
+export interface RunPulumiOptions extends ProgramRun {
     /** Added to this process's environment (e.g. PULUMI_CONFIG_PASSPHRASE). */
     env?: NodeJS.ProcessEnv;
     /** The child is killed after this long (default 120 s). */
