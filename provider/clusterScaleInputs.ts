@@ -8,6 +8,18 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
 export const DEFAULT_TIMEOUT_SECONDS = 1800;
 
+/**
+ * Upper limits, far above any real cluster, so that a typo (`brokerCount: 1e9`) is a clear check failure instead
+ * of a provider host that runs out of memory. Partitions: the engine's protocol maximum.
+ */
+export const LIMITS = {
+    brokers: 1024,
+    brokerId: 65_535,
+    partitionCount: 8192,
+    /** Seven days: longer waits belong to a later `up`, and Node timers overflow past 24.8 days. */
+    timeoutSeconds: 7 * 24 * 3600,
+} as const;
+
 /** Credentials for the management and gateway APIs, as the provider receives them (plaintext). */
 export interface ManagementAuth {
     headers?: Record<string, string>;
@@ -89,14 +101,14 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     const basePath = checkBasePath(news.basePath, fail);
 
     const brokers = checkBrokerList(news.brokers, fail);
-    const brokerCount = optionalInteger(news.brokerCount, "brokerCount", 1, fail);
+    const brokerCount = optionalInteger(news.brokerCount, "brokerCount", 1, LIMITS.brokers, fail);
     if (news.brokers === undefined && news.brokerCount === undefined) {
         fail("brokers", "give either brokers (the ids of every broker) or brokerCount (brokers 0 … n-1)");
     } else if (news.brokers !== undefined && news.brokerCount !== undefined) {
         fail("brokerCount", "give either brokers or brokerCount, not both");
     }
-    const partitionCount = optionalInteger(news.partitionCount, "partitionCount", 1, fail);
-    const replicationFactor = optionalInteger(news.replicationFactor, "replicationFactor", 1, fail);
+    const partitionCount = optionalInteger(news.partitionCount, "partitionCount", 1, LIMITS.partitionCount, fail);
+    const replicationFactor = optionalInteger(news.replicationFactor, "replicationFactor", 1, LIMITS.brokers, fail);
     const force = optionalBoolean(news.force, "force", fail) ?? false;
     const cancelOnTimeout = optionalBoolean(news.cancelOnTimeout, "cancelOnTimeout", fail) ?? false;
     const timeoutSeconds = checkTimeout(news.timeoutSeconds, fail);
@@ -241,11 +253,15 @@ function checkBrokerList(value: unknown, fail: (property: string, reason: string
         fail("brokers", "brokers must name at least one broker");
         return undefined;
     }
+    if (value.length > LIMITS.brokers) {
+        fail("brokers", `brokers lists ${value.length} ids: a cluster has at most ${LIMITS.brokers} brokers`);
+        return undefined;
+    }
     const seen = new Set<number>();
     value.forEach((id, index) => {
         if (isUnknown(id)) return;
-        if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) {
-            fail("brokers", `brokers[${index}] is ${JSON.stringify(id)}: every broker id must be an integer ≥ 0`);
+        if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0 || id > LIMITS.brokerId) {
+            fail("brokers", `brokers[${index}] is ${JSON.stringify(id)}: every broker id must be an integer ≥ 0 and at most ${LIMITS.brokerId}`);
         } else if (seen.has(id)) {
             fail("brokers", `broker ${id} is listed twice: broker ids must be unique`);
         } else {
@@ -255,11 +271,17 @@ function checkBrokerList(value: unknown, fail: (property: string, reason: string
     return value as number[];
 }
 
-function optionalInteger(value: unknown, property: string, minimum: number, fail: (property: string, reason: string) => void): number | undefined {
+function optionalInteger(
+    value: unknown,
+    property: string,
+    minimum: number,
+    maximum: number,
+    fail: (property: string, reason: string) => void,
+): number | undefined {
     if (value === undefined || value === null) return undefined;
     if (isUnknown(value)) return value as unknown as number;
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < minimum) {
-        fail(property, `${property} is ${JSON.stringify(value)}: it must be an integer ≥ ${minimum}`);
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < minimum || value > maximum) {
+        fail(property, `${property} is ${JSON.stringify(value)}: it must be an integer ≥ ${minimum} and at most ${maximum}`);
         return undefined;
     }
     return value;
@@ -278,8 +300,8 @@ function optionalBoolean(value: unknown, property: string, fail: (property: stri
 function checkTimeout(value: unknown, fail: (property: string, reason: string) => void): number {
     if (value === undefined || value === null) return DEFAULT_TIMEOUT_SECONDS;
     if (isUnknown(value)) return value as unknown as number;
-    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-        fail("timeoutSeconds", `timeoutSeconds is ${JSON.stringify(value)}: it must be a number of seconds > 0`);
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > LIMITS.timeoutSeconds) {
+        fail("timeoutSeconds", `timeoutSeconds is ${JSON.stringify(value)}: it must be a number of seconds > 0 and at most ${LIMITS.timeoutSeconds} (7 days)`);
         return DEFAULT_TIMEOUT_SECONDS;
     }
     return value;

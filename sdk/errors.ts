@@ -203,11 +203,39 @@ export class ChangeSupersededError extends ChangeError {
 }
 ChangeSupersededError.prototype.name = "ChangeSupersededError";
 
-/** Replaces every occurrence of the given secrets in a text. Secrets shorter than 4 characters are ignored. */
+/** Secrets are hidden even when echoed in part: any run of this many of their characters counts. */
+export const SECRET_FRAGMENT_LENGTH = 8;
+
+/**
+ * Replaces every occurrence of the given secrets in a text, and every fragment of one of
+ * SECRET_FRAGMENT_LENGTH characters or more (a server that echoes a token without its `Bearer ` prefix, or cut
+ * short). Secrets shorter than 4 characters are ignored; shorter than the fragment length, only whole ones count.
+ */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let result = text;
+  const hidden = new Array<boolean>(text.length).fill(false);
+  const hide = (fragment: string): void => {
+    for (let at = text.indexOf(fragment); at !== -1; at = text.indexOf(fragment, at + 1)) {
+      hidden.fill(true, at, at + fragment.length);
+    }
+  };
   for (const secret of secrets) {
-    if (secret !== undefined && secret.length >= 4) result = result.split(secret).join("[redacted]");
+    if (secret === undefined || secret.length < 4) continue;
+    if (secret.length < SECRET_FRAGMENT_LENGTH) hide(secret);
+    for (let start = 0; start + SECRET_FRAGMENT_LENGTH <= secret.length; start++) hide(secret.slice(start, start + SECRET_FRAGMENT_LENGTH));
+  }
+  let result = "";
+  for (let i = 0; i < text.length; ) {
+    if (!hidden[i]) {
+      result += text[i++];
+      continue;
+    }
+    let end = i;
+    while (end < text.length && hidden[end]) end++;
+    // White space at the edges of a hidden run is the text's own (the space after "Bearer"): keep it readable.
+    const run = text.slice(i, end);
+    const core = run.trim();
+    result += core === "" ? run : `${run.slice(0, run.indexOf(core))}[redacted]${run.slice(run.indexOf(core) + core.length)}`;
+    i = end;
   }
   return result;
 }

@@ -45,6 +45,22 @@ describe("ClusterScale: credentials for the management API", function () {
         leaksNothing(run, secret);
     });
 
+    it("a 401 that echoes the token without its Bearer prefix, or a piece of it, shows none of it", async () => {
+        fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
+        const token = "tok3n-9b4e7f2a61c8d05e";
+        const echo = `invalid token ${token}; expected a token other than ${token.slice(3, 15)}`;
+        fixture.emulator.control.addFault({ interface: "management", count: 10, status: 401, body: JSON.stringify({ message: echo }) });
+        const run = await fixture.run("preview", { brokerCount: 3 }, { secrets: { auth: JSON.stringify({ headers: { Authorization: `Bearer ${token}` } }) } });
+        const stderr = failed(run);
+        assert.match(stderr, /401/);
+        assert.match(stderr, /invalid token \[redacted\]; expected a token other than \[redacted\]/);
+        const everything = `${run.result.stdout}\n${run.result.stderr}\n${fixture.stateText}`;
+        for (let start = 0; start + 8 <= token.length; start++) {
+            const fragment = token.slice(start, start + 8);
+            assert.ok(!everything.includes(fragment), `a piece of the token was shown: ${fragment}`);
+        }
+    });
+
     it("without auth there is no auth output", async () => {
         fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
         const run = await fixture.run("up", { brokerCount: 3 });

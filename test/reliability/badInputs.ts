@@ -49,6 +49,13 @@ const CASES: BadInputCase[] = [
     { name: "force with added brokers", fromState: true, scale: () => ({ brokers: [0, 1, 2, 3], force: true }), field: "force", rule: /force removal cannot add brokers \(3 added\)/ },
     { name: "force with a replication factor", scale: () => ({ ...brokers3, force: true, replicationFactor: 2 }), field: "force", rule: /force removal cannot change the replication factor/ },
     { name: "force with a partition change", fromState: true, scale: () => ({ ...brokers3, force: true, partitionCount: 4 }), field: "force", rule: /force removal cannot change the partition count/ },
+    // ClusterScale: absurd sizes (limits far above real clusters; without them the provider host ran out of memory)
+    { name: "a billion brokers", scale: () => ({ brokerCount: 1e9 }), field: "brokerCount", rule: /brokerCount is 1000000000: it must be an integer ≥ 1 and at most 1024/ },
+    { name: "a broker id above the limit", scale: () => ({ brokers: [0, 1, 70_000] }), field: "brokers", rule: /brokers\[2\] is 70000: every broker id must be an integer ≥ 0 and at most 65535/ },
+    { name: "more broker ids than a cluster can have", scale: () => ({ brokers: Array.from({ length: 2000 }, (_, i) => i) }), field: "brokers", rule: /brokers lists 2000 ids: a cluster has at most 1024 brokers/ },
+    { name: "a billion partitions", scale: () => ({ ...brokers3, partitionCount: 1e9 }), field: "partitionCount", rule: /partitionCount is 1000000000: it must be an integer ≥ 1 and at most 8192/ },
+    { name: "a replication factor of a billion", scale: () => ({ ...brokers3, replicationFactor: 1e9 }), field: "replicationFactor", rule: /replicationFactor is 1000000000: it must be an integer ≥ 1 and at most 1024/ },
+    { name: "a timeout of thirty years", scale: () => ({ ...brokers3, timeoutSeconds: 1e9 }), field: "timeoutSeconds", rule: /timeoutSeconds is 1000000000: it must be a number of seconds > 0 and at most 604800/ },
     // ClusterScale: wrong types
     { name: "a string for brokerCount", scale: () => ({ brokerCount: "3" }), field: "brokerCount", rule: /brokerCount is "3": it must be an integer ≥ 1/ },
     { name: "an object for brokers", scale: () => ({ brokers: { first: 0 } }), field: "brokers", rule: /brokers must be a list of broker ids/ },
