@@ -8,16 +8,15 @@
 // issuer rejected (400/401/403) are remembered, so the process never sends them again: a client with
 // bad credentials must not use up the address's shared rate limit.
 //
-// A secret that changes (a rotation, or a wrong new secret). In memory each token is filed under a
-// fingerprint of the secret that obtained it: an HMAC keyed with random bytes that exist only in this
-// process's memory. A caller with another secret never gets that token: it asks the issuer, and a wrong
-// secret fails at once. The disk cache holds no secret and nothing derived from one (a hash on disk could
-// be tested against guesses offline), so it cannot tell which secret obtained its token: the first secret
-// that asks for it in a process gets it, until it expires, even a wrong one. A caller that must know its
-// secret works (after a rotation, say) passes `verifySecret`: its token then comes from the issuer, or
-// from memory when this secret already got one from the issuer in this process.
+// A secret that changes (a rotation, or a wrong new secret). Every token is filed under a fingerprint of the
+// credentials that obtained it, secret included, so a caller with another secret never gets it: it asks the
+// issuer, and a wrong secret fails at once. In memory the fingerprint is an HMAC keyed with random bytes that
+// exist only in this process. On disk it is scrypt of the credentials (slow to test guesses against); the
+// files hold that fingerprint, the token and its times, never the secret. A caller that must prove its
+// secret against the issuer itself (after a rotation, say) passes `verifySecret`: its token then comes from
+// the issuer, or from memory when this secret already got one from the issuer in this process.
 
-import { createHash, createHmac, randomBytes } from "crypto";
+import { createHash, createHmac, randomBytes, scrypt } from "crypto";
 import {
   AbortedError,
   AuthError,
@@ -180,9 +179,10 @@ export class TokenClient implements TokenProvider {
   }
 
   async invalidate(token: string): Promise<void> {
-    const tokens = tokensOf(sharedState(), this.cacheKey);
+    const state = sharedState();
+    const tokens = tokensOf(state, this.cacheKey);
     for (const [fingerprint, cached] of tokens) if (cached.accessToken === token) tokens.delete(fingerprint);
-    if (this.cacheDir !== undefined) await deleteCachedToken(this.cacheDir, this.cacheKey, token);
+    if (this.cacheDir !== undefined) await deleteCachedToken(this.cacheDir, await this.diskKey(state), token);
   }
 
   /** What the client is, without its secret (for logs and JSON.stringify). */
@@ -193,12 +193,9 @@ export class TokenClient implements TokenProvider {
   private async obtain(fingerprint: string, verify: boolean): Promise<TokenOutcome> {
     try {
       if (!verify && this.cacheDir !== undefined) {
-        const fromDisk = await readCachedToken(this.cacheDir, this.cacheKey);
-        const tokens = tokensOf(sharedState(), this.cacheKey);
-        // A token this process already holds for another secret belongs to that secret.
-        const another = fromDisk && [...tokens].some(([other, held]) => other !== fingerprint && held.accessToken === fromDisk.accessToken);
-        if (fromDisk && Date.now() < fromDisk.renewAt && !another) {
-          tokens.set(fingerprint, { ...fromDisk, fromDisk: true });
+        const fromDisk = await readCachedToken(this.cacheDir, await this.diskKey(sharedState()));
+        if (fromDisk && Date.now() < fromDisk.renewAt) {
+          tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...fromDisk, fromDisk: true });
           return { ok: true, token: fromDisk };
         }
       }
@@ -281,7 +278,7 @@ export class TokenClient implements TokenProvider {
       renewAt: requestedAt + lifetimeMs - renewalMarginMs(lifetimeMs),
     };
     tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...token, fromDisk: false });
-    if (this.cacheDir !== undefined) await writeCachedToken(this.cacheDir, this.cacheKey, token);
+    if (this.cacheDir !== undefined) await writeCachedToken(this.cacheDir, await this.diskKey(sharedState()), token);
     return token;
   }
 
@@ -293,6 +290,20 @@ export class TokenClient implements TokenProvider {
     return createHmac("sha256", state.fingerprintKey)
       .update(JSON.stringify([this.authUrl, this.clientId, this.audience, this.clientSecret]))
       .digest("hex");
+  }
+
+  /**
+   * The disk cache's key of these exact credentials: scrypt of them, salted with the client's cache key, so a
+   * file never holds the secret and a guess costs a slow derivation. Derived once per secret and process.
+   */
+  private async diskKey(state: SharedTokenState): Promise<string> {
+    const fingerprint = this.secretFingerprint(state);
+    let key = state.diskKeys.get(fingerprint);
+    if (key === undefined) {
+      key = derivedKey(JSON.stringify([this.authUrl, this.clientId, this.audience, this.clientSecret]), this.cacheKey);
+      state.diskKeys.set(fingerprint, key);
+    }
+    return key;
   }
 
   private issuerForMessages(): string {
@@ -315,7 +326,7 @@ interface SharedError {
 type TokenOutcome = { ok: true; token: CachedToken } | { ok: false; error: SharedError };
 
 interface MemoryToken extends CachedToken {
-  /** Read from the disk cache: which secret obtained it is unknown. */
+  /** Read from the disk cache: not proven against the issuer in this process (see verifySecret). */
   fromDisk: boolean;
 }
 
@@ -328,14 +339,16 @@ interface SharedTokenState {
   failures: Map<string, SharedError>;
   /** Key of the secret fingerprints: random, in this process's memory only. */
   fingerprintKey: Buffer;
+  /** Disk cache keys, by secret fingerprint (each derived once). */
+  diskKeys: Map<string, Promise<string>>;
 }
 
 function sharedState(): SharedTokenState {
   // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
-  // v2: tokens are filed by secret; a v1 copy of this module (an older provider in the same host) keeps its own.
-  const key = Symbol.for("pulumi-platform.tokenCache.v2");
+  // v3: disk files are keyed by secret; an older copy of this module (an older provider in the same host) keeps its own.
+  const key = Symbol.for("pulumi-platform.tokenCache.v3");
   const holder = globalThis as unknown as Record<symbol, SharedTokenState | undefined>;
-  return (holder[key] ??= { tokens: new Map(), inflight: new Map(), failures: new Map(), fingerprintKey: randomBytes(32) });
+  return (holder[key] ??= { tokens: new Map(), inflight: new Map(), failures: new Map(), fingerprintKey: randomBytes(32), diskKeys: new Map() });
 }
 
 function tokensOf(state: SharedTokenState, cacheKey: string): Map<string, MemoryToken> {
@@ -405,6 +418,13 @@ function reviveError(shared: SharedError): PlatformError {
 }
 
 // ---------------------------------------------------------------------------------------------------
+
+/** scrypt with its default cost (16 MiB, some tens of milliseconds), as hex. */
+function derivedKey(secretText: string, salt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    scrypt(secretText, salt, 32, (error, key) => (error ? reject(error) : resolve(key.toString("hex"))));
+  });
+}
 
 function sha256(parts: string[]): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");

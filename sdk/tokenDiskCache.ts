@@ -1,8 +1,7 @@
 // The on-disk token cache: lets later processes (the next `pulumi up`, another script) reuse a token
-// instead of asking the rate-limited issuer again. One file per (issuer, client id, audience), named by
-// a hash of that key. A file holds the key hash, the token and its expiry: never the secret, nor anything
-// derived from it (a hash could be tested against guesses offline). So the cache cannot tell which secret
-// obtained a token; tokenClient.ts says what follows from that.
+// instead of asking the rate-limited issuer again. One file per set of credentials (issuer, client id,
+// audience and secret), named by the key the token client derives from them with scrypt (tokenClient.ts).
+// A file holds that key, the token and its expiry: never the secret. A wrong secret finds no file.
 // The directory is 0700 and the files 0600; files are written atomically (temporary file + rename).
 // A file that is corrupt, foreign (another key, another owner) or readable by others is ignored and
 // replaced by the next write. Disk errors never fail a token request: the cache is best effort.

@@ -101,15 +101,16 @@ export interface AdminRun {
     memberRequests: RequestLogEntry[];
 }
 
-/** A stack of one fixture program, its state and token cache in the work directory. */
+/** A stack of one fixture program, its state and token cache in the work directory (stacks of one directory share the cache). */
 export class AdminStack {
     constructor(
         private readonly emulator: () => RunningEmulator,
         private readonly workDir: () => string,
+        private readonly stateName = "state.json",
     ) {}
 
     get stateFile(): string {
-        return join(this.workDir(), "state.json");
+        return join(this.workDir(), this.stateName);
     }
 
     get tokenCacheDir(): string {

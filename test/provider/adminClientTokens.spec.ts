@@ -34,6 +34,29 @@ describe("AdminClient: token failures and expiry", function () {
         stack.assertNoLeaks(up, [wrongSecret, CLIENT.clientSecret]);
     });
 
+    it("a second stack with the same client id and a wrong secret, sharing the token cache, fails after one token request; the right secret still reuses its token", async () => {
+        const right = platformConfig(emulator());
+        const first = await stack.run("up", { config: { ...right.config, count: "1" }, secrets: right.secrets });
+        succeeded(first);
+        assert.deepEqual(first.tokenRequests.map((entry) => entry.status), [200]);
+
+        const wrongSecret = `wr0ng-${CLIENT.clientSecret}`;
+        const other = new AdminStack(emulator, workDir, "other-state.json");
+        const wrong = platformConfig(emulator(), wrongSecret);
+        const refused = await other.run("up", { config: { ...wrong.config, count: "1" }, secrets: wrong.secrets });
+        assert.equal(refused.result.exitCode, 1, refused.result.stdout);
+        assert.deepEqual(refused.tokenRequests.map((entry) => entry.status), [401]);
+        assert.deepEqual(refused.memberRequests, [], "the wrong secret was served the cached token");
+        assert.ok(refused.result.errors.some((error) => error.includes("rejected the credentials")), refused.result.stdout);
+
+        const again = await stack.run("up", { config: { ...right.config, count: "2" }, secrets: right.secrets });
+        succeeded(again);
+        assert.deepEqual(again.tokenRequests, [], "the right secret did not reuse its cached token");
+        assert.equal(again.memberRequests.length, 1);
+        stack.assertNoLeaks(again, [CLIENT.clientSecret, wrongSecret]);
+        other.assertNoLeaks(refused, [CLIENT.clientSecret, wrongSecret]);
+    });
+
     it("once the cached token has expired, the next run asks for exactly one new token for all its resources", async () => {
         emulator().control.updateSettings({ tokenLifetimeSeconds: 2 });
         const { config, secrets } = platformConfig(emulator());

@@ -1,5 +1,5 @@
 // The token cache and a client secret that changes (a rotation, or a wrong new secret): a token is only
-// served to the secret that obtained it, except a token from the disk cache, which cannot tell.
+// served to the secret that obtained it, from memory and from disk alike.
 
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -50,28 +50,35 @@ describe("sdk token client: a different secret for the same client", () => {
     assert.deepEqual(statuses(), [200, 401]);
   });
 
-  it("a new process gets the disk token whatever its secret, unless it asks to verify the secret", async () => {
+  it("a new process serves the disk token to the secret that obtained it only; a wrong secret costs one refused request", async () => {
     const token = await client(DEMO.clientSecret).getToken();
+    clearTokenCache(); // a new process
+    const error = await rejection(client(WRONG).getToken());
+    assert.ok(error instanceof AuthError && error.status === 401, String(error));
     clearTokenCache();
-    // Documented: the disk holds nothing derived from the secret, so it cannot tell a wrong one.
-    assert.equal(await client(WRONG).getToken(), token);
-    assert.deepEqual(statuses(), [200]);
+    assert.equal(await client(DEMO.clientSecret).getToken(), token, "the right secret is served from disk");
+    assert.deepEqual(statuses(), [200, 401]);
 
     clearTokenCache();
-    const error = await rejection(client(WRONG).getToken({ verifySecret: true }));
-    assert.ok(error instanceof AuthError && error.status === 401, String(error));
     const verified = await client(ROTATED).getToken({ verifySecret: true });
-    assert.notEqual(verified, token, "a verified token comes from the issuer, not from disk");
+    assert.notEqual(verified, token, "a verified token comes from the issuer");
     // Proven in this process: later calls, verifying or not, share it.
     assert.equal(await client(ROTATED).getToken({ verifySecret: true }), verified);
     assert.equal(await client(ROTATED).getToken(), verified);
-    assert.deepEqual(statuses(), [200, 401, 200]);
+    // verifySecret never takes a disk token, even the secret's own.
+    clearTokenCache();
+    assert.notEqual(await client(DEMO.clientSecret).getToken({ verifySecret: true }), token);
+    assert.deepEqual(statuses(), [200, 401, 200, 200]);
 
-    // The disk file is as before: the token and its times, nothing about the secret.
+    // One file per secret: the token and its times under a key derived from the credentials, never the secret.
     const files = readdirSync(tempDir());
-    assert.equal(files.length, 1);
-    const entry = JSON.parse(readFileSync(join(tempDir(), files[0]), "utf8")) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(entry).sort(), ["accessToken", "expiresAt", "format", "key", "renewAt"]);
-    assert.equal(entry.accessToken, verified);
+    assert.equal(files.length, 2);
+    for (const file of files) {
+      const text = readFileSync(join(tempDir(), file), "utf8");
+      for (const secret of [DEMO.clientSecret, ROTATED, WRONG]) assert.ok(!text.includes(secret) && !file.includes(secret));
+      const entry = JSON.parse(text) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(entry).sort(), ["accessToken", "expiresAt", "format", "key", "renewAt"]);
+      assert.match(String(entry.key), /^[0-9a-f]{64}$/);
+    }
   });
 });
