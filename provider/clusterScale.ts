@@ -28,7 +28,10 @@ export interface ClusterScaleArgs {
     brokerCount?: pulumi.Input<number>;
     /** Target partition count. It may only grow; requires the partition-scaling switch on the brokers. */
     partitionCount?: pulumi.Input<number>;
-    /** Target replication factor, 1 ≤ replicationFactor ≤ number of brokers. Unchanged when omitted. */
+    /**
+     * Target replication factor, 1 ≤ replicationFactor ≤ number of brokers. When omitted, the resource keeps the one it
+     * intends (see the intendedReplicationFactor output): it is never left to the server's implicit choice.
+     */
     replicationFactor?: pulumi.Input<number>;
     /** Remove the brokers that are left out without moving their partitions (they are unreachable). Replace-only. Default false. */
     force?: pulumi.Input<boolean>;
@@ -53,6 +56,11 @@ export class ClusterScale extends pulumi.dynamic.Resource {
     declare readonly partitionCount: pulumi.Output<number>;
     /** Live replication factor: the smallest number of replicas any partition has. */
     declare readonly replicationFactor: pulumi.Output<number>;
+    /**
+     * The replication factor every request names: the input, else the one recorded before (on create, the most
+     * replicas any partition had). A force removal does not lower it; the next update without force restores it.
+     */
+    declare readonly intendedReplicationFactor: pulumi.Output<number | undefined>;
     /** The operations of the last applied change, in execution order. */
     declare readonly plannedChanges: pulumi.Output<PlannedChange[]>;
     declare readonly lastChange: pulumi.Output<ChangeRecord | undefined>;
@@ -68,6 +76,7 @@ export class ClusterScale extends pulumi.dynamic.Resource {
             // Also outputs (the live values) when the args leave them out: seeded so that the properties exist.
             partitionCount: undefined,
             replicationFactor: undefined,
+            intendedReplicationFactor: undefined,
             ...args,
             auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
         };

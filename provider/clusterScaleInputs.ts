@@ -50,7 +50,10 @@ export interface DesiredLayout {
     /** Every broker of the final cluster, ascending. */
     brokers: number[];
     partitionCount?: number;
+    /** The program's replicationFactor input. */
     replicationFactor?: number;
+    /** The replication factor the resource recorded as intended (old outputs), used when the input leaves it out. */
+    recordedReplicationFactor?: number;
     force: boolean;
 }
 
@@ -160,12 +163,16 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     return { inputs, failures, hasUnknowns: requestFields.some(containsUnknown) };
 }
 
-/** The layout to ask the cluster for; only for inputs that passed the check and hold no unknowns. */
-export function desiredLayout(inputs: ClusterScaleInputs): DesiredLayout {
+/**
+ * The layout to ask the cluster for; only for inputs that passed the check and hold no unknowns.
+ * `recordedReplicationFactor`: what the resource intended so far (from its old outputs).
+ */
+export function desiredLayout(inputs: ClusterScaleInputs, recordedReplicationFactor?: number): DesiredLayout {
     const brokers = brokerIdsOf(inputs.brokers, inputs.brokerCount) ?? [];
     const desired: DesiredLayout = { brokers, force: inputs.force };
     if (inputs.partitionCount !== undefined) desired.partitionCount = inputs.partitionCount;
     if (inputs.replicationFactor !== undefined) desired.replicationFactor = inputs.replicationFactor;
+    if (recordedReplicationFactor !== undefined) desired.recordedReplicationFactor = recordedReplicationFactor;
     return desired;
 }
 

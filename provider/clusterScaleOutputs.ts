@@ -9,6 +9,7 @@
 
 import type { BrokerState, ChangeRecord as ApiChangeRecord, ClusterState, Operation } from "../sdk/schemas";
 import type { ClusterScaleInputs, ManagementAuth } from "./clusterScaleInputs";
+import type { ChangeFingerprint, KnownChange } from "./clusterScaleOwnership";
 import { liveReplicationFactor, snapshotOf } from "./clusterScaleRequest";
 import type { BrokerLayout, ChangeRecord, PlannedChange } from "./clusterScaleTypes";
 
@@ -33,17 +34,17 @@ export interface ClusterScaleOutputs extends ClusterScaleSettings {
     partitionCount: number;
     /** Live replication factor: the smallest replica count of any partition. */
     replicationFactor: number;
+    /** The replication factor every request names: the input, else the one recorded before (a force removal does not lower it). */
+    intendedReplicationFactor?: number;
     plannedChanges: PlannedChange[];
     lastChange?: ChangeRecord;
+    /** Fingerprint of the change `changeId` when this resource started it (tells it from another change with the same id). */
+    changeFingerprint?: ChangeFingerprint;
     /** The auth input, kept for refresh (a secret in the state). Absent when the program gave none. */
     auth?: ManagementAuth;
 }
 
-/** A change this resource knows the plan of: the one it applied now, or the one in its old outputs. */
-export interface KnownChange {
-    changeId: number;
-    plannedChanges: PlannedChange[];
-}
+export type { KnownChange } from "./clusterScaleOwnership";
 
 export function settingsOf(inputs: ClusterScaleInputs | ClusterScaleSettings): ClusterScaleSettings {
     const settings: ClusterScaleSettings = {
@@ -81,11 +82,20 @@ export function authChanged(kept: ManagementAuth | undefined, given: ManagementA
     return canonicalJson(kept) !== canonicalJson(given);
 }
 
-/** Outputs for the cluster as `state` shows it. */
-export function outputsFrom(settings: ClusterScaleSettings, state: ClusterState, known: readonly (KnownChange | undefined)[]): ClusterScaleOutputs {
+/**
+ * Outputs for the cluster as `state` shows it. `known`: changes whose plan the outputs may keep, the first with the
+ * id of the cluster's last change (the caller has made sure it is that change, not one with the same id).
+ */
+export function outputsFrom(
+    settings: ClusterScaleSettings,
+    state: ClusterState,
+    known: readonly (KnownChange | undefined)[],
+    intendedReplicationFactor: number | undefined,
+): ClusterScaleOutputs {
     const members = state.brokers.filter((broker) => broker.state !== "LEFT");
     const lastChange = state.lastChange === undefined ? undefined : changeRecord(state.lastChange);
     const changeId = state.lastChange?.id ?? 0;
+    const change = known.find((candidate) => candidate !== undefined && candidate.changeId === changeId);
     const outputs: ClusterScaleOutputs = {
         ...settings,
         changeId,
@@ -93,25 +103,45 @@ export function outputsFrom(settings: ClusterScaleSettings, state: ClusterState,
         topology: layoutOf(members),
         partitionCount: snapshotOf(members).partitionCount,
         replicationFactor: liveReplicationFactor(members),
-        plannedChanges: known.find((change) => change !== undefined && change.changeId === changeId)?.plannedChanges ?? [],
+        plannedChanges: change?.plannedChanges.map(plannedChangeOf) ?? [],
     };
+    if (intendedReplicationFactor !== undefined) outputs.intendedReplicationFactor = intendedReplicationFactor;
     if (lastChange !== undefined) outputs.lastChange = lastChange;
+    if (change?.fingerprint !== undefined) outputs.changeFingerprint = change.fingerprint;
     return outputs;
 }
 
 /** Outputs while `change` has not completed: its id (so the next run waits for it instead of sending again) and plan. */
-export function inFlightOutputs(settings: ClusterScaleSettings, state: ClusterState | undefined, change: KnownChange, status: string): ClusterScaleOutputs {
-    const base = state === undefined ? undefined : outputsFrom(settings, state, []);
-    return {
+export function inFlightOutputs(
+    settings: ClusterScaleSettings,
+    state: ClusterState | undefined,
+    change: KnownChange,
+    status: string,
+    intendedReplicationFactor: number | undefined,
+): ClusterScaleOutputs {
+    const base = state === undefined ? undefined : outputsFrom(settings, state, [], undefined);
+    const outputs: ClusterScaleOutputs = {
         ...settings,
         topologyVersion: base?.topologyVersion ?? 0,
         topology: base?.topology ?? [],
         partitionCount: base?.partitionCount ?? 0,
         replicationFactor: base?.replicationFactor ?? 0,
         changeId: change.changeId,
-        plannedChanges: change.plannedChanges,
+        plannedChanges: change.plannedChanges.map(plannedChangeOf),
         lastChange: { id: change.changeId, status },
     };
+    if (intendedReplicationFactor !== undefined) outputs.intendedReplicationFactor = intendedReplicationFactor;
+    if (change.fingerprint !== undefined) outputs.changeFingerprint = change.fingerprint;
+    return outputs;
+}
+
+function plannedChangeOf(op: KnownChange["plannedChanges"][number]): PlannedChange {
+    const change: PlannedChange = { operation: op.operation };
+    if (op.brokerId !== undefined) change.brokerId = op.brokerId;
+    if (op.partitionId !== undefined) change.partitionId = op.partitionId;
+    if (op.priority !== undefined) change.priority = op.priority;
+    if (op.brokers !== undefined && op.brokers.length > 0) change.brokers = [...op.brokers];
+    return change;
 }
 
 export function layoutOf(brokers: readonly BrokerState[]): BrokerLayout[] {
@@ -127,14 +157,7 @@ export function layoutOf(brokers: readonly BrokerState[]): BrokerLayout[] {
 }
 
 export function plannedChangesOf(operations: readonly Operation[]): PlannedChange[] {
-    return operations.map((op) => {
-        const change: PlannedChange = { operation: op.operation };
-        if (op.brokerId !== undefined) change.brokerId = op.brokerId;
-        if (op.partitionId !== undefined) change.partitionId = op.partitionId;
-        if (op.priority !== undefined) change.priority = op.priority;
-        if (op.brokers.length > 0) change.brokers = [...op.brokers];
-        return change;
-    });
+    return operations.map(plannedChangeOf);
 }
 
 function changeRecord(record: ApiChangeRecord): ChangeRecord {

@@ -20,12 +20,16 @@ import {
     ChangeSupersededError,
     ChangeTimeoutError,
     ConflictError,
+    PlatformError,
+    RateLimitedError,
+    RequestTimeoutError,
     ResponseFormatError,
     ServerError,
 } from "../sdk/errors";
 import type { GatewayClient } from "../sdk/gatewayClient";
 import { isTransientError } from "../sdk/http";
 import type { ClusterState, PlannedChange as ApiPlannedChange } from "../sdk/schemas";
+import { claimCluster } from "./clusterClaims";
 import { clientsFor } from "./clusterScaleClients";
 import { type ClusterScaleInputs, type DesiredLayout, type InputDefaults, checkInputs, containsUnknown, desiredLayout } from "./clusterScaleInputs";
 import {
@@ -41,11 +45,16 @@ import {
     withAuth,
 } from "./clusterScaleOutputs";
 import { partialFailure } from "./clusterScaleInterrupted";
+import { availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./clusterScaleLiveness";
+import { fingerprintOf, leftKnownLayout, runsKnownPlan } from "./clusterScaleOwnership";
 import { count, describeOperation, layoutLines, planLines, progressLine, subject } from "./clusterScalePlan";
+import { recordedIntent, underReplicated } from "./clusterScaleReplicas";
 import {
     type LiveSnapshot,
+    type PlanOutcome,
     type ScaleRequest,
     describeRequest,
+    intendedReplicationFactor,
     liveReplicationFactor,
     messageOf,
     planChange,
@@ -58,8 +67,19 @@ import {
 const PREVIEW_TIMEOUT_MS = 10_000;
 /** Apply-time rounds of "wait for the pending change, plan, send": a guard against a cluster that never settles. */
 const MAX_APPLY_ROUNDS = 6;
+/** Scale requests in a row whose answer left it unclear whether the cluster took them (503, 504, a reset). */
+const MAX_UNCLEAR_SENDS = 3;
 
 type Raw = Record<string, unknown>;
+
+type Planned = Extract<PlanOutcome, { kind: "planned" }>;
+
+/** A scale request whose answer does not tell whether the cluster took it. */
+interface UnclearSend {
+    /** What came back instead of an answer: a status, or what happened to the connection. */
+    answer: string;
+    retryAfterMs?: number;
+}
 
 /** Where the change this run waits for came from. */
 type Ownership = "this run" | "an earlier run" | "elsewhere";
@@ -104,6 +124,13 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const checked = checkInputs(olds, news, this.defaults());
         if (checked.failures.length > 0) return { failures: checked.failures };
         const inputs = checked.inputs;
+        if (!containsUnknown([inputs.managementUrl, inputs.basePath])) {
+            const holder = claimCluster(clusterIdOf(inputs), inputs.resourceName);
+            if (holder !== undefined) {
+                const reason = `${subject(holder)} already manages this cluster (${clusterIdOf(inputs)}): two resources on one cluster undo each other's layout on every up; declare it once`;
+                return { failures: [{ property: "managementUrl", reason }] };
+            }
+        }
         // Preview calls nothing but check for a resource not in state: show the plan here, as diff does for the others.
         if (isEmpty(olds)) {
             if (checked.hasUnknowns) {
@@ -127,9 +154,9 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const settings = settingsOf(inputs);
         const changed = changedSettings(olds, settings);
         if (authChanged(olds.auth, inputs.auth)) changed.push("auth");
-        const desired = desiredLayout(inputs);
+        const desired = desiredLayout(inputs, recordedIntent(olds));
         const recorded = recordedSnapshot(olds);
-        const { cluster } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
+        const { cluster, gateway } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
         const outcome = await planChange(cluster, desired, recorded, { retry: false });
         const replacement = (live: LiveSnapshot | undefined): pulumi.dynamic.DiffResult =>
             desired.force && live !== undefined && removedBrokers(desired, live).length > 0
@@ -147,25 +174,31 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 say(name, `cannot reach the management API (${outcome.reason}); compared with the recorded layout: ${differs ? "changes" : "no change"}`);
                 return differs ? replacement(recorded) : { changes: false };
             }
-            case "planned":
+            case "planned": {
+                const shortfall = shortfallLine(desired, outcome);
                 if (outcome.empty) {
+                    if (shortfall !== undefined) say(name, shortfall);
                     if (changed.length === 0) return { changes: false };
                     say(name, `settings changed (${changed.join(", ")}); the cluster already has this layout, nothing will be sent to it`);
                     return { changes: true };
                 }
+                const refusal = await this.previewLiveness(name, desired, outcome, gateway);
+                if (refusal !== undefined) throw new Error(`${subject(name)}: force: ${refusal}`);
                 if (desired.force && removedBrokers(desired, outcome.live).length > 0) {
                     // The engine checks the replacement as a new resource right after this, and that check prints the plan.
                     say(name, `force removal of broker(s) ${removedBrokers(desired, outcome.live).join(", ")} replaces this resource (force is never an in-place update)`);
                 } else {
                     sayLines(planLines(name, outcome.plan, "up will apply"));
                 }
+                if (shortfall !== undefined) say(name, shortfall);
                 return replacement(outcome.live);
+            }
         }
     }
 
     async create(news: Raw): Promise<pulumi.dynamic.CreateResult<ClusterScaleOutputs>> {
         const inputs = news as unknown as ClusterScaleInputs;
-        const id = `${inputs.managementUrl}${inputs.basePath}`;
+        const id = clusterIdOf(inputs);
         const outs = withAuth(await this.apply(id, inputs, undefined), inputs.auth);
         return { id, outs };
     }
@@ -186,7 +219,8 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const { brokers: _brokers, brokerCount: _brokerCount, ...rest } = settingsOf(props);
         const asCount = props.brokerCount !== undefined && members.every((member, index) => member === index);
         const settings: ClusterScaleSettings = asCount ? { ...rest, brokerCount: members.length } : { ...rest, brokers: members };
-        const outputs = outputsFrom(settings, state, [{ changeId: props.changeId, plannedChanges: props.plannedChanges ?? [] }]);
+        const recorded = { changeId: props.changeId, plannedChanges: props.plannedChanges ?? [], fingerprint: props.changeFingerprint };
+        const outputs = outputsFrom(settings, state, leftTheirLayout([recorded], state), recordedIntent(props));
         // The credentials stay among the outputs (for the next refresh), not among the read inputs: the program gives those.
         const inputs = { ...settings, partitionCount: outputs.partitionCount, replicationFactor: outputs.replicationFactor };
         return { id, props: withAuth(outputs, props.auth), inputs: inputs as unknown as ClusterScaleOutputs };
@@ -218,8 +252,9 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     /** The first preview of a resource not in state: the one dry run create would send, printed as a plan. */
     private async previewNew(inputs: ClusterScaleInputs): Promise<{ property: string; reason: string } | undefined> {
         const name = inputs.resourceName;
-        const { cluster } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
-        const outcome = await planChange(cluster, desiredLayout(inputs), undefined, { retry: false });
+        const { cluster, gateway } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
+        const desired = desiredLayout(inputs);
+        const outcome = await planChange(cluster, desired, undefined, { retry: false });
         switch (outcome.kind) {
             case "rejected":
                 return { property: outcome.property, reason: outcome.reason };
@@ -229,17 +264,62 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             case "unreachable":
                 say(name, `the plan could not be computed: cannot reach the management API (${outcome.reason})`);
                 return undefined;
-            case "planned":
+            case "planned": {
                 if (outcome.empty) {
                     sayLines([
                         `${subject(name)}: the cluster already has this layout; up will record it without sending a change`,
                         ...layoutLines(outcome.plan.currentTopology).map((line) => `  ${line}`),
                     ]);
                 } else {
+                    const refusal = await this.previewLiveness(name, desired, outcome, gateway);
+                    if (refusal !== undefined) return { property: "force", reason: refusal };
                     sayLines(planLines(name, outcome.plan, "up will apply"));
                 }
+                const shortfall = shortfallLine(desired, outcome);
+                if (shortfall !== undefined) say(name, shortfall);
                 return undefined;
+            }
         }
+    }
+
+    /**
+     * Preview's look at which brokers run, for a plan that changes something: the refusal of a force removal of a
+     * running broker; for a change without force, the lines saying which brokers it needs are down or not started.
+     */
+    private async previewLiveness(name: string, desired: DesiredLayout, outcome: Planned, gateway: GatewayClient | undefined): Promise<string | undefined> {
+        const liveness = await readLiveness(gateway, PREVIEW_TIMEOUT_MS);
+        if (desired.force) {
+            const removed = removedBrokers(desired, outcome.live);
+            const refusal = forceRemovalRefusal(removed, liveness);
+            if (refusal === undefined && !liveness.known && removed.length > 0) say(name, uncheckedForceRemoval(removed, liveness.reason));
+            return refusal;
+        }
+        const state = availability(outcome.live.members, desired.brokers, liveness);
+        const refusal = downRefusal(state);
+        if (refusal !== undefined) say(name, `up will refuse this change until every broker it needs runs: ${refusal}`);
+        const waiting = notStartedNote(state);
+        if (waiting !== undefined) say(name, waiting);
+        return undefined;
+    }
+
+    /**
+     * Up's look at which brokers run, right before the request is sent: throws (nothing sent) when a force removal
+     * would remove a running broker, or a change without force needs a broker that is down.
+     */
+    private async applyLiveness(name: string, desired: DesiredLayout, planned: Planned, gateway: GatewayClient | undefined): Promise<void> {
+        const liveness = await readLiveness(gateway, PREVIEW_TIMEOUT_MS);
+        if (desired.force) {
+            const removed = removedBrokers(desired, planned.live);
+            const refusal = forceRemovalRefusal(removed, liveness);
+            if (refusal !== undefined) throw new Error(`${subject(name)}: force: ${refusal}. Nothing was sent.`);
+            if (!liveness.known && removed.length > 0) say(name, `${uncheckedForceRemoval(removed, liveness.reason)}; removing them as the program asks`);
+            return;
+        }
+        const state = availability(planned.live.members, desired.brokers, liveness);
+        const refusal = downRefusal(state);
+        if (refusal !== undefined) throw new Error(`${subject(name)}: brokers: ${refusal}. Nothing was sent.`);
+        const waiting = notStartedNote(state);
+        if (waiting !== undefined) say(name, waiting);
     }
 
     /**
@@ -251,43 +331,56 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const name = inputs.resourceName;
         const settings = settingsOf(inputs);
         const { cluster, gateway } = clientsFor(inputs);
-        const desired = desiredLayout(inputs);
+        const desired = desiredLayout(inputs, recordedIntent(olds));
+        // The replication factor the outputs record as intended; on a create without the input, the most replicas
+        // a partition has before the change (a force removal lowers only some partitions).
+        let intended = desired.replicationFactor ?? desired.recordedReplicationFactor;
         const deadline = Date.now() + inputs.timeoutSeconds * 1000;
-        const recorded: KnownChange | undefined = olds === undefined ? undefined : { changeId: olds.changeId, plannedChanges: olds.plannedChanges ?? [] };
+        const recorded: KnownChange | undefined =
+            olds === undefined ? undefined : { changeId: olds.changeId, plannedChanges: olds.plannedChanges ?? [], fingerprint: olds.changeFingerprint };
         // The change an earlier run left in flight (a partial failure keeps its id): waiting for it is resuming it.
         const earlier = olds?.lastChange?.status === "IN_PROGRESS" ? recorded : undefined;
         // A change of this resource that may be running: the earlier run's, or one this run sent without a clear answer.
         let inFlight = earlier;
         // The last change this run waited for that it did not start (its plan, should it turn out to be the one that made the layout).
         let waited: KnownChange | undefined;
+        // Scale requests in a row that got no clear answer.
+        let unclear: UnclearSend[] = [];
         const fail = (outputs: ClusterScaleOutputs, reason: string): never => {
             throw partialFailure(id, outputs, `${subject(name)}: ${reason}`);
         };
 
         for (let round = 1; round <= MAX_APPLY_ROUNDS; round++) {
-            let state: ClusterState;
+            let state: ClusterState | undefined;
             try {
                 state = await cluster.getCluster();
             } catch (error) {
                 const reason = `cannot read the cluster: ${messageOf(error).replace(/\.$/, "")}`;
                 // A change of this resource may be running (sent with no clear answer, or left by an earlier run): keep its id.
-                if (inFlight !== undefined) fail(inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS"), `${reason}; change ${inFlight.changeId} may be running: the next up waits for it`);
-                throw new Error(`${subject(name)}: ${reason}${round === 1 ? ". Nothing was sent." : ""}`);
+                if (inFlight !== undefined) fail(inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS", intended), `${reason}; change ${inFlight.changeId} may be running: the next up waits for it`);
+                // Reading goes through the lowest broker, which a force removal may be removing because it is gone; the
+                // force request itself goes to the lowest broker it keeps. So a force removal goes on from its dry run.
+                if (!desired.force || !isTransientError(error)) throw new Error(`${subject(name)}: ${reason}${round === 1 ? ". Nothing was sent." : ""}`);
+                say(name, `${reason}; a force removal is sent to the lowest broker it keeps, so it is planned from its own dry run`);
             }
-            if (state.pendingChange !== undefined) {
+            if (state?.pendingChange !== undefined) {
                 const pendingId = state.pendingChange.id;
+                const operations = [...state.pendingChange.completed, ...state.pendingChange.pending];
+                if (inFlight?.changeId === pendingId && !runsKnownPlan(inFlight, operations)) {
+                    say(name, `change ${pendingId} has the id of a change of this resource but another plan (a rebuilt cluster numbers its changes anew); it is treated as another client's change`);
+                    inFlight = undefined;
+                }
                 if (inFlight?.changeId === pendingId && inFlight.plannedChanges.length === 0) {
                     // Its plan did not fit in the state of an earlier partial failure: the cluster still lists it.
-                    inFlight = { changeId: pendingId, plannedChanges: plannedChangesOf([...state.pendingChange.completed, ...state.pendingChange.pending]) };
+                    inFlight = { ...inFlight, plannedChanges: plannedChangesOf(operations) };
                 }
                 const mine = inFlight?.changeId === pendingId ? inFlight : undefined;
                 const ownership: Ownership = mine === undefined ? "elsewhere" : pendingId === earlier?.changeId ? "an earlier run" : "this run";
-                if (mine === undefined) {
-                    waited = { changeId: pendingId, plannedChanges: plannedChangesOf([...state.pendingChange.completed, ...state.pendingChange.pending]) };
-                }
+                if (mine === undefined) waited = { changeId: pendingId, plannedChanges: plannedChangesOf(operations) };
                 // "Elsewhere" includes a run of this resource that was killed before it could record its change.
                 const origin = ownership === "elsewhere" ? "outside this resource, or by an interrupted run" : `by ${ownership}`;
                 say(name, `change ${pendingId} (started ${origin}) is in progress; waiting for it before planning`);
+                const current = state;
                 await this.waitFor({
                     name,
                     cluster,
@@ -296,13 +389,16 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                     timeoutSeconds: inputs.timeoutSeconds,
                     ownership,
                     cancelOnTimeout: inputs.cancelOnTimeout,
-                    onFailure: mine && ((reason, status, last) => fail(inFlightOutputs(settings, last ?? state, mine, status), reason)),
+                    onFailure: mine && ((reason, status, last) => fail(inFlightOutputs(settings, last ?? current, mine, status, intended), reason)),
                 });
                 continue;
             }
 
-            const planned = await planChange(cluster, desired, snapshotOf(state.brokers), {});
-            if (planned.kind === "busy") continue;
+            const planned = await planChange(cluster, desired, state === undefined ? undefined : snapshotOf(state.brokers), {});
+            if (planned.kind === "busy") {
+                if (state === undefined) throw new Error(`${subject(name)}: ${pendingText(planned.pendingChangeId)} is in progress and the cluster cannot be read to wait for it. Nothing was sent.`);
+                continue;
+            }
             if (planned.kind === "unreachable") {
                 if (round === MAX_APPLY_ROUNDS) throw new Error(`${subject(name)}: cannot plan the change: ${planned.reason}. Nothing was sent.`);
                 // A dry run changes nothing, so asking again is safe.
@@ -310,20 +406,39 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 continue;
             }
             if (planned.kind === "rejected") throw new Error(`${subject(name)}: ${planned.property}: ${planned.reason}. Nothing was sent.`);
+            intended ??= planned.live.mostReplicas > 0 ? planned.live.mostReplicas : undefined;
             if (planned.empty) {
+                if (state === undefined) throw new Error(`${subject(name)}: cannot read the cluster, and the force removal has nothing to remove. Nothing was sent.`);
                 say(name, `the cluster has the requested layout (${describeLayout(state)}); nothing to send`);
-                return outputsFrom(settings, state, [inFlight, waited, recorded]);
+                return outputsFrom(settings, state, leftTheirLayout([inFlight, waited, recorded], state), intended);
+            }
+            await this.applyLiveness(name, desired, planned, gateway);
+            if (unclear.length >= MAX_UNCLEAR_SENDS) {
+                throw new Error(`${subject(name)}: the management API answered ${describeAnswers(unclear)}; nothing was applied (the cluster shows no change from these requests). Run up again when it answers.`);
             }
 
             const accepted = await this.send(name, cluster, planned.request, planned.plan);
-            if (accepted === "unclear") {
-                // The dry run told the id the change gets: if the cluster shows it running, it is this run's.
-                inFlight = { changeId: planned.plan.changeId, plannedChanges: plannedChangesOf(planned.plan.plannedChanges) };
+            if (accepted === "conflict") continue;
+            if ("answer" in accepted) {
+                // The dry run told the id the change gets: if the cluster shows it running with this plan, it is this run's.
+                inFlight = {
+                    changeId: planned.plan.changeId,
+                    plannedChanges: plannedChangesOf(planned.plan.plannedChanges),
+                    fingerprint: fingerprintOf(planned.plan.plannedChanges, planned.plan.expectedTopology),
+                };
+                unclear.push(accepted);
+                // Look at the cluster before anything else; a server that asked for time gets it first.
+                await pause(Math.min(accepted.retryAfterMs ?? 0, Math.max(0, deadline - Date.now())));
                 continue;
             }
-            if (accepted === "conflict") continue;
-            const mine: KnownChange = { changeId: accepted.changeId, plannedChanges: plannedChangesOf(accepted.plannedChanges) };
+            unclear = [];
+            const mine: KnownChange = {
+                changeId: accepted.changeId,
+                plannedChanges: plannedChangesOf(accepted.plannedChanges),
+                fingerprint: fingerprintOf(accepted.plannedChanges, accepted.expectedTopology),
+            };
             say(name, `change ${accepted.changeId} accepted (${describeRequest(planned.request)}): ${count(accepted.plannedChanges.length, "operation")}; waiting up to ${inputs.timeoutSeconds} s`);
+            const before = state;
             const outcome = await this.waitFor({
                 name,
                 cluster,
@@ -333,21 +448,22 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 timeoutSeconds: inputs.timeoutSeconds,
                 ownership: "this run",
                 cancelOnTimeout: inputs.cancelOnTimeout,
-                onFailure: (reason, status, last) => fail(inFlightOutputs(settings, last ?? state, mine, status), reason),
+                onFailure: (reason, status, last) => fail(inFlightOutputs(settings, last ?? before, mine, status, intended), reason),
             });
             if (outcome === undefined) continue;
+            if (outcome.gatewayNote !== undefined) say(name, outcome.gatewayNote);
             say(name, `change ${accepted.changeId} completed: ${describeLayout(outcome.cluster)}`);
-            return outputsFrom(settings, outcome.cluster, [mine]);
+            return outputsFrom(settings, outcome.cluster, [mine], intended);
         }
         throw new Error(`${subject(name)}: the cluster kept changing under this update (${MAX_APPLY_ROUNDS} rounds of waiting and planning); run up again`);
     }
 
     /**
      * Sends the mutating request once. A failure that leaves it unknown whether the cluster accepted it
-     * (timeout, reset, 502/504) is never answered by sending again: the caller looks at the cluster first, and
+     * (timeout, reset, 502/503/504) is never answered by sending again: the caller looks at the cluster first, and
      * the change is then either running (waited for) or not (planned again from scratch).
      */
-    private async send(name: string, cluster: ClusterClient, request: ScaleRequest, dryRun: ApiPlannedChange): Promise<ApiPlannedChange | "unclear" | "conflict"> {
+    private async send(name: string, cluster: ClusterClient, request: ScaleRequest, dryRun: ApiPlannedChange): Promise<ApiPlannedChange | UnclearSend | "conflict"> {
         try {
             return await sendRequest(cluster, request, false, {});
         } catch (error) {
@@ -357,7 +473,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             }
             if (isTransientError(error) || error instanceof ResponseFormatError) {
                 say(name, `the request may or may not have been accepted (${messageOf(error)}); reading the cluster before anything else (the change would be ${dryRun.changeId})`);
-                return "unclear";
+                return unclearSend(error);
             }
             throw new Error(`${subject(name)}: the cluster refused the change: ${messageOf(error)}`);
         }
@@ -465,10 +581,46 @@ function isEmpty(olds: Raw): boolean {
 /** The layout recorded in old outputs, if any. */
 function recordedSnapshot(olds: ClusterScaleOutputs): LiveSnapshot | undefined {
     if (!Array.isArray(olds.topology) || olds.topology.length === 0 || typeof olds.partitionCount !== "number") return undefined;
-    return {
-        members: olds.topology.filter((broker) => broker.state !== "LEFT").map((broker) => broker.id).sort((a, b) => a - b),
-        partitionCount: olds.partitionCount,
-    };
+    return snapshotOf(olds.topology);
+}
+
+/** The resource's id: the cluster's management endpoint. */
+function clusterIdOf(settings: { managementUrl: string; basePath: string }): string {
+    return `${settings.managementUrl}${settings.basePath}`;
+}
+
+/** Known changes, less those with the cluster's last change id that did not leave the layout they planned (another cluster's). */
+function leftTheirLayout(known: readonly (KnownChange | undefined)[], state: ClusterState): KnownChange[] {
+    return known.filter((change): change is KnownChange => change !== undefined && (change.changeId !== state.lastChange?.id || leftKnownLayout(change, state.brokers)));
+}
+
+/** The line about partitions that run below the intended replication factor (after a force removal), if any do. */
+function shortfallLine(desired: DesiredLayout, outcome: Planned): string | undefined {
+    const intended = intendedReplicationFactor(desired, outcome.live);
+    const shortfall = underReplicated(outcome.plan.currentTopology, intended);
+    if (shortfall === undefined) return undefined;
+    const which = `${shortfall.partitions.length === 1 ? "partition" : "partitions"} ${shortfall.partitions.join(", ")}`;
+    const what = `${which} ${shortfall.partitions.length === 1 ? "runs" : "run"} with ${count(shortfall.fewest, "replica")}, below the intended replication factor ${intended}`;
+    if (desired.force) return `${what}: set force back to false and up restores them`;
+    return outcome.empty ? what : `${what}; this change restores them`;
+}
+
+function unclearSend(error: unknown): UnclearSend {
+    const status = error instanceof PlatformError ? error.status : undefined;
+    const code = error instanceof PlatformError ? error.code : undefined;
+    const answer = status !== undefined ? String(status) : error instanceof RequestTimeoutError ? "no answer in time" : code !== undefined ? `a broken connection (${code})` : "an unreadable answer";
+    const retryAfterMs = error instanceof ServerError || error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+    return retryAfterMs === undefined ? { answer } : { answer, retryAfterMs };
+}
+
+/** `503 three times`, or `503, 504 and 503` when the answers differ. */
+function describeAnswers(sends: readonly UnclearSend[]): string {
+    const answers = sends.map((send) => send.answer);
+    if (answers.every((answer) => answer === answers[0])) {
+        const times = ["", "once", "twice", "three times"][answers.length] ?? `${answers.length} times`;
+        return `${answers[0]} ${times}`;
+    }
+    return `${answers.slice(0, -1).join(", ")} and ${answers[answers.length - 1]}`;
 }
 
 function differsFromRecorded(desired: DesiredLayout, olds: ClusterScaleOutputs, recorded: LiveSnapshot): boolean {

@@ -11,12 +11,17 @@ import { AuthError, ConflictError, PlatformError, ResponseFormatError } from "..
 import { isTransientError } from "../sdk/http";
 import type { BrokerState, PlannedChange } from "../sdk/schemas";
 import type { DesiredLayout } from "./clusterScaleInputs";
+import { describeLosses, unaskedReplicaLosses } from "./clusterScaleReplicas";
 
-/** What is known of the live cluster: its members and partition count. */
+/** What is known of the live cluster: its members, partition count and replica counts. */
 export interface LiveSnapshot {
     /** Ids of the brokers that are members (not LEFT), ascending. */
     members: number[];
     partitionCount: number;
+    /** The fewest replicas any partition has: the replication factor the server uses when a request names none. */
+    leastReplicas: number;
+    /** The most replicas any partition has: what the resource keeps when nothing else says (0 without partitions). */
+    mostReplicas: number;
 }
 
 export type ScaleRequest =
@@ -33,19 +38,31 @@ export type PlanOutcome =
     /** No answer that decides anything (connection refused, timeout, 502/503/504, 429). */
     | { kind: "unreachable"; reason: string };
 
-/** The request that brings `live` to `desired`. Without a snapshot, partitions are assumed not to grow (the answer tells). */
+/**
+ * The request that brings `live` to `desired`. Without a snapshot, partitions are assumed not to grow (the answer
+ * tells). It names the replication factor the resource intends (never left to the server's implicit minimum),
+ * except for a force removal, which the server refuses with one.
+ */
 export function buildRequest(desired: DesiredLayout, live: LiveSnapshot | undefined): ScaleRequest {
     const grows = desired.partitionCount !== undefined && live !== undefined && desired.partitionCount > live.partitionCount;
+    const replicationFactor = intendedReplicationFactor(desired, live);
     if (!grows || desired.force || live === undefined) {
         const request: ScaleRequest = { kind: "brokers", brokers: [...desired.brokers], force: desired.force };
-        if (desired.replicationFactor !== undefined && !desired.force) request.replicationFactor = desired.replicationFactor;
+        if (replicationFactor !== undefined && !desired.force) request.replicationFactor = replicationFactor;
         return request;
     }
     const add = desired.brokers.filter((id) => !live.members.includes(id));
     const remove = live.members.filter((id) => !desired.brokers.includes(id));
     const partitions: ClusterPatch["partitions"] = { count: desired.partitionCount };
-    if (desired.replicationFactor !== undefined) partitions.replicationFactor = desired.replicationFactor;
+    if (replicationFactor !== undefined) partitions.replicationFactor = replicationFactor;
     return { kind: "patch", patch: { brokers: { add, remove }, partitions } };
+}
+
+/** The replication factor a request names: the input, else the recorded intent, else the most replicas a partition has now. */
+export function intendedReplicationFactor(desired: DesiredLayout, live: LiveSnapshot | undefined): number | undefined {
+    if (desired.replicationFactor !== undefined) return desired.replicationFactor;
+    if (desired.recordedReplicationFactor !== undefined) return desired.recordedReplicationFactor;
+    return live !== undefined && live.mostReplicas > 0 ? live.mostReplicas : undefined;
 }
 
 /** The request as one short line: `POST /brokers [0,1,2,3] replicationFactor=3`. */
@@ -92,7 +109,7 @@ export async function planChange(
         } catch (error) {
             if (request.kind === "patch" && isMethodNotAllowed(error)) {
                 patchUnsupported = true;
-                request = postEquivalent(desired);
+                request = postEquivalent(desired, belief);
                 continue;
             }
             return classifyFailure(error, request);
@@ -100,20 +117,31 @@ export async function planChange(
         const live = snapshotOf(plan.currentTopology);
         const refusal = refuse(desired, live, patchUnsupported);
         if (refusal !== undefined) return refusal;
-        const fitting = patchUnsupported ? postEquivalent(desired) : buildRequest(desired, live);
-        if (sameRequest(fitting, request) || attempt >= 2) {
-            return { kind: "planned", request, plan, live, empty: isEmptyPlan(desired, plan, live), patchUnsupported };
+        const fitting = patchUnsupported ? postEquivalent(desired, live) : buildRequest(desired, live);
+        const fits = sameRequest(fitting, request) || sameAsImplicit(fitting, request, live);
+        if (fits || attempt >= 2) {
+            // Where the dry run left the replication factor implicit, the request sent names it (the plan is the same).
+            const toSend = fits ? fitting : request;
+            const losses = unaskedReplicaLosses(desired, plan);
+            if (losses.length > 0) return { kind: "rejected", property: "replicationFactor", reason: lossReason(desired, losses, toSend) };
+            return { kind: "planned", request: toSend, plan, live, empty: isEmptyPlan(desired, plan, live), patchUnsupported };
         }
         request = fitting;
     }
 }
 
-/** What the dry run's (or a GET's) broker list says about the cluster. */
-export function snapshotOf(brokers: readonly BrokerState[]): LiveSnapshot {
+/** What the dry run's (or a GET's, or the recorded topology's) broker list says about the cluster. */
+export function snapshotOf(brokers: readonly { id: number; state: string; partitions: readonly { id: number }[] }[]): LiveSnapshot {
     const members = brokers.filter((broker) => broker.state !== "LEFT");
-    const partitions = new Set<number>();
-    for (const broker of members) for (const partition of broker.partitions) partitions.add(partition.id);
-    return { members: members.map((broker) => broker.id).sort((a, b) => a - b), partitionCount: partitions.size };
+    const replicas = new Map<number, number>();
+    for (const broker of members) for (const partition of broker.partitions) replicas.set(partition.id, (replicas.get(partition.id) ?? 0) + 1);
+    const counts = [...replicas.values()];
+    return {
+        members: members.map((broker) => broker.id).sort((a, b) => a - b),
+        partitionCount: replicas.size,
+        leastReplicas: counts.length === 0 ? 0 : Math.min(...counts),
+        mostReplicas: counts.length === 0 ? 0 : Math.max(...counts),
+    };
 }
 
 /** The smallest number of replicas any partition has (the cluster's effective replication factor). */
@@ -131,8 +159,27 @@ export function removedBrokers(desired: DesiredLayout, live: LiveSnapshot): numb
     return live.members.filter((id) => !desired.brokers.includes(id));
 }
 
-function postEquivalent(desired: DesiredLayout): ScaleRequest {
-    return buildRequest({ ...desired, partitionCount: undefined }, undefined);
+function postEquivalent(desired: DesiredLayout, live: LiveSnapshot | undefined): ScaleRequest {
+    return buildRequest({ ...desired, partitionCount: undefined }, live);
+}
+
+/**
+ * A request that names no replication factor plans exactly as one naming the server's implicit choice (the fewest
+ * replicas any partition has): the dry run of the first already showed the plan of the second.
+ */
+function sameAsImplicit(fitting: ScaleRequest, sent: ScaleRequest, live: LiveSnapshot): boolean {
+    if (fitting.kind !== "brokers" || sent.kind !== "brokers" || sent.replicationFactor !== undefined) return false;
+    return fitting.replicationFactor === live.leastReplicas && sameRequest({ ...fitting, replicationFactor: undefined }, sent);
+}
+
+function lossReason(desired: DesiredLayout, losses: ReturnType<typeof unaskedReplicaLosses>, request: ScaleRequest): string {
+    const intended = request.kind === "brokers" ? request.replicationFactor : request.patch.partitions?.replicationFactor;
+    const advice =
+        desired.replicationFactor === undefined
+            ? `replicationFactor is not set and this resource intends ${intended ?? "no particular"} replicas per partition; ` +
+              "set replicationFactor to the number of replicas to keep (or lower it explicitly to drop them)"
+            : `replicationFactor ${desired.replicationFactor} does not ask for that; lower it explicitly to drop replicas`;
+    return `the plan would drop replicas the program did not ask to drop: ${describeLosses(losses)}. ${advice}`;
 }
 
 /** Layouts that no request can reach, found from the live cluster. */

@@ -26,8 +26,14 @@ export interface WaitForChangeOptions {
   changeId: number;
   /** The management API to poll (a ClusterClient). Its URL and base path, when present, key the learned pace. */
   cluster: { getCluster(options?: CallOptions): Promise<ClusterState>; readonly managementUrl?: string; readonly basePath?: string };
-  /** When given, completion is confirmed by the gateway's lastCompletedChangeId >= changeId. */
+  /**
+   * When given, completion is also confirmed by the gateway's lastCompletedChangeId >= changeId, at best effort:
+   * the management API's completed record is authoritative, so a gateway that cannot confirm within
+   * gatewayConfirmTimeoutMs (lost, refusing, lagging) only leaves a note in the outcome.
+   */
   gateway?: { getTopology(options?: CallOptions): Promise<GatewayTopology> };
+  /** How long the gateway may take to confirm a completed change (default 5 s, never beyond the overall limit). */
+  gatewayConfirmTimeoutMs?: number;
   /** Give up after this long (default 10 minutes). The change itself keeps running. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -49,8 +55,10 @@ export interface ChangeOutcome {
   lastChange: ChangeRecord;
   /** The cluster as read when the change was seen completed. */
   cluster: ClusterState;
-  /** The gateway topology read last, when a gateway was given (it confirms the change when it reports lastCompletedChangeId). */
+  /** The gateway topology that confirmed the change, when a gateway was given and did. */
   topology?: GatewayTopology;
+  /** Why the gateway did not confirm the change, when a gateway was given and did not (the change completed all the same). */
+  gatewayNote?: string;
   /** GET requests sent to the management API and to the gateway, failed ones included. */
   clusterPolls: number;
   gatewayPolls: number;
@@ -179,35 +187,49 @@ class ChangeWait {
     if (this.progress !== undefined && this.progress.completed < this.progress.total) {
       this.report({ changeId: this.changeId, completed: this.progress.total, total: this.progress.total });
     }
-    const topology = this.options.gateway ? await this.confirmByGateway() : undefined;
+    const confirmation = this.options.gateway ? await this.confirmByGateway(this.options.gateway) : {};
     return {
       changeId: this.changeId,
       lastChange: record,
       cluster,
-      topology,
+      ...confirmation,
       clusterPolls: this.clusterPolls,
       gatewayPolls: this.gatewayPolls,
     };
   }
 
-  /** Polls the gateway until it reports the change as completed (gossip may lag the coordinator). */
-  private async confirmByGateway(): Promise<GatewayTopology | undefined> {
-    const gateway = this.options.gateway;
-    if (gateway === undefined) return undefined;
-    for (let waiting = 0; ; ) {
-      const topology = await this.attempt(() => {
+  /**
+   * Polls the gateway until it reports the change as completed (gossip may lag the coordinator), within a short
+   * bound. Never fails the wait: a gateway that is lost, refuses or lags past the bound gives a note instead.
+   */
+  private async confirmByGateway(gateway: NonNullable<WaitForChangeOptions["gateway"]>): Promise<{ topology?: GatewayTopology; gatewayNote?: string }> {
+    const boundMs = this.options.gatewayConfirmTimeoutMs ?? 5_000;
+    const until = Math.min(this.deadline, Date.now() + boundMs);
+    let problem = "it did not answer in time";
+    for (let attempt = 0; Date.now() < until; attempt++) {
+      if (this.options.signal?.aborted) throw this.aborted();
+      try {
         this.gatewayPolls++;
-        return gateway.getTopology(this.callOptions());
-      });
-      if (topology !== undefined) {
+        const remaining = Math.max(1, until - Date.now());
+        const topology = await gateway.getTopology({ signal: this.options.signal, timeoutMs: Math.min(this.options.requestTimeoutMs ?? 10_000, remaining), retry: false });
         const completed = topology.lastCompletedChangeId;
         // Gateways before 8.8 do not report it: nothing to confirm with.
-        if (completed === undefined || (completed !== null && completed >= this.changeId)) return topology;
-        await this.pause(Math.min(this.maxIntervalMs, this.minIntervalMs * 2 ** waiting++));
-      } else {
-        await this.pause(this.errorDelay());
+        if (completed === undefined || (completed !== null && completed >= this.changeId)) return { topology };
+        problem = `it still reported ${completed === null ? "no completed change" : `change ${completed}`} as the last completed one`;
+      } catch (error) {
+        if (error instanceof AbortedError || this.options.signal?.aborted) throw this.aborted();
+        problem = error instanceof Error ? error.message : String(error);
+        if (!isTransientError(error)) break;
+      }
+      const pauseMs = Math.min(this.maxIntervalMs, Math.max(50, this.minIntervalMs) * 2 ** attempt, Math.max(0, until - Date.now()));
+      try {
+        await sleep(pauseMs, this.options.signal);
+      } catch {
+        throw this.aborted();
       }
     }
+    const seconds = Math.round(boundMs / 100) / 10;
+    return { gatewayNote: `the gateway did not confirm change ${this.changeId} within ${seconds} s (${problem.replace(/\.$/, "")}); the management API reports it completed` };
   }
 
   /** Runs one GET; returns undefined after a transient failure (to be retried), throws anything else. */

@@ -103,8 +103,12 @@ RateLimitedError.prototype.name = "RateLimitedError";
 
 /** 5xx. 502 and 504 from the management API mean the gateway could not reach the coordinator. */
 export class ServerError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
+  /** From a Retry-After header (a 503 may carry one). */
+  readonly retryAfterMs?: number;
+
+  constructor(summary: string, details: PlatformErrorDetails & { retryAfterMs?: number } = {}) {
     super(summary, details);
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 ServerError.prototype.name = "ServerError";

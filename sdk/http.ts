@@ -182,7 +182,7 @@ export function errorFromResponse(res: HttpResponse, secrets: readonly (string |
     case res.status === 429:
       return new RateLimitedError("Too many requests", { ...details, retryAfterMs: parseRetryAfter(res.headers["retry-after"]) });
     case res.status >= 500 && res.status !== 501:
-      return new ServerError(serverErrorSummary(res.status), details);
+      return new ServerError(serverErrorSummary(res.status), { ...details, retryAfterMs: parseRetryAfter(res.headers["retry-after"]) });
     case res.status === 501:
       return new UnexpectedStatusError("Not supported by this server", details);
     default:

@@ -20,10 +20,10 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
             fixture.emulator.control.startBroker(3);
         });
 
-        it("preview prints the server's plan and sends exactly one dry run and nothing else", async () => {
+        it("preview prints the server's plan from exactly one dry run, reads which brokers run from the gateway, and sends nothing else", async () => {
             const run = await fixture.run("preview", { brokerCount: 4 }, withGateway());
             succeeded(run);
-            assert.deepStrictEqual(run.requests.map(requestLine), ["POST /actuator/cluster/brokers?dryRun=true 202"]);
+            assert.deepStrictEqual(run.requests.map(requestLine), ["POST /actuator/cluster/brokers?dryRun=true 202", "GET /v2/topology 200"]);
             assert.deepStrictEqual(dryRuns(run.requests)[0].body, [0, 1, 2, 3]);
             assert.ok(!fixture.emulator.control.requests().some((entry) => entry.interface === "auth"), "preview asked for a token");
             assert.ok(printed(run, 'ClusterScale "cluster": up will apply 6 operations (change 2)'), run.result.stdout);
@@ -45,7 +45,7 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
                 },
             });
             succeeded(run);
-            assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
+            assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
             assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")), apiLayout(expected.expectedTopology));
             assert.strictEqual(output(run, "changeId"), expected.changeId);
             assert.strictEqual(output(run, "partitionCount"), 3);
@@ -59,8 +59,11 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
             assert.ok(printed(run, `change ${expected.changeId} [1/6] BROKER_ADD broker 3`), run.result.stdout);
             assert.ok(printed(run, `change ${expected.changeId} completed: 4 brokers, 3 partitions, replication factor 3`), run.result.stdout);
             const gatewayReads = run.requests.filter((entry) => entry.interface === "gateway");
-            assert.ok(gatewayReads.length >= 1 && gatewayReads.every((entry) => entry.path === "/v2/topology"), "completion was not confirmed by the gateway");
-            assert.ok(run.requests.indexOf(gatewayReads[0]) > run.requests.indexOf(mutating(run.requests)[0]));
+            assert.ok(gatewayReads.length >= 2 && gatewayReads.every((entry) => entry.path === "/v2/topology"), "completion was not confirmed by the gateway");
+            // Which brokers run is read before the request is sent; completion is confirmed after it.
+            assert.ok(run.requests.indexOf(gatewayReads[0]) < run.requests.indexOf(mutating(run.requests)[0]));
+            assert.ok(run.requests.indexOf(gatewayReads[gatewayReads.length - 1]) > run.requests.indexOf(mutating(run.requests)[0]));
+            assert.ok(printed(run, "new broker 3 is not running yet: the change waits for it to start"), run.result.stdout);
             const live = await fixture.cluster().getCluster();
             assert.deepStrictEqual(apiLayout(live.brokers), apiLayout(expected.expectedTopology));
             const state = run.resource!;
@@ -72,7 +75,7 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
             const run = await fixture.run("preview", { brokerCount: 4 }, withGateway());
             succeeded(run);
             assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "same"), run.result.stdout);
-            assert.deepStrictEqual(run.requests.map(requestLine), ["POST /actuator/cluster/brokers?dryRun=true 202"]);
+            assert.deepStrictEqual(run.requests.map(requestLine), ["POST /actuator/cluster/brokers?dryRun=true&replicationFactor=3 202"]);
             assert.deepStrictEqual(run.hostLines, []);
         });
 
@@ -112,7 +115,7 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
         const expected = await fixture.cluster().scaleBrokers([0, 1, 2], { dryRun: true });
         const run = await fixture.run("up", { brokers: [2, 0, 1] });
         succeeded(run);
-        assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
+        assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=2 202"]);
         assert.deepStrictEqual(mutating(run.requests)[0].body, [0, 1, 2]);
         assert.ok(printed(run, "brokers removed: 3"), run.result.stdout);
         const operations = output<{ operation: string; brokerId?: number }[]>(run, "plannedChanges");

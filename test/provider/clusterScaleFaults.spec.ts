@@ -68,7 +68,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
             const stderr = failed(run);
             assert.match(stderr, /change \d+ did not complete within timeoutSeconds \(1 s\) \(0\/6 operations done; running: BROKER_ADD broker 3\)/);
             assert.match(stderr, /it keeps running: the next up waits for it instead of sending a new request/);
-            assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
+            assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
             const state = run.resource!;
             assert.ok(state.initErrors && state.initErrors.length > 0, "the resource is kept with init errors");
             assert.strictEqual(typeof state.outputs.__provider, "string");
@@ -132,7 +132,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         assert.match(failed(first), /it was cancelled \(cancelOnTimeout\)/);
         const cancelledId = first.resource!.outputs.changeId as number;
         assert.deepStrictEqual(mutating(first.requests).map(requestLine), [
-            "POST /actuator/cluster/brokers 202",
+            "POST /actuator/cluster/brokers?replicationFactor=3 202",
             `DELETE /actuator/cluster/changes/${cancelledId} 200`,
         ]);
         assert.deepStrictEqual(first.resource!.outputs.lastChange, { id: cancelledId, status: "CANCELLED" });
@@ -147,7 +147,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         fixture.emulator.control.startBroker(3);
         const second = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 60, cancelOnTimeout: true });
         succeeded(second);
-        assert.deepStrictEqual(mutating(second.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
+        assert.deepStrictEqual(mutating(second.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
         assert.ok((output(second, "changeId") as number) > cancelledId);
         assert.deepStrictEqual(layout(output<BrokerLayout[]>(second, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
     });
@@ -185,7 +185,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         fixture.emulator.control.addFault({ interface: "management", method: "POST", query: { dryRun: null }, count: 1, status: 504, afterProcessing: true });
         const run = await fixture.run("up", { brokerCount: 4 });
         succeeded(run);
-        assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers 504"], "the request was sent again, or its answer was not lost");
+        assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 504"], "the request was sent again, or its answer was not lost");
         assert.ok(printed(run, "the request may or may not have been accepted"), run.result.stdout);
         const cluster = await fixture.cluster().getCluster();
         assert.strictEqual(output(run, "changeId"), cluster.lastChange?.id);

@@ -19,7 +19,7 @@ describe("ClusterScale: partition count", function () {
         // The plan printed by check: the partitions to create, found with the PATCH dry run.
         assert.ok(printed(run, "partitions created: 4, 5, 6"), run.result.stdout);
         assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["PATCH /actuator/cluster 202"]);
-        assert.deepStrictEqual(mutating(run.requests)[0].body, { brokers: { add: [], remove: [] }, partitions: { count: 6 } });
+        assert.deepStrictEqual(mutating(run.requests)[0].body, { brokers: { add: [], remove: [] }, partitions: { count: 6, replicationFactor: 3 } });
         assert.strictEqual(output(run, "partitionCount"), 6);
         assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")), apiLayout(expected.expectedTopology));
         const operations = output<{ operation: string }[]>(run, "plannedChanges").map((change) => change.operation);
@@ -77,13 +77,13 @@ describe("ClusterScale: partition count", function () {
             succeeded(preview);
             assert.deepStrictEqual(preview.requests.map(requestLine), [
                 "PATCH /actuator/cluster?dryRun=true 405",
-                "POST /actuator/cluster/brokers?dryRun=true 202",
+                "POST /actuator/cluster/brokers?dryRun=true&replicationFactor=3 202",
             ]);
             assert.ok(printed(preview, "brokers added: 3"), preview.result.stdout);
 
             const up = await fixture.run("up", { brokerCount: 4, partitionCount: 6 });
             succeeded(up);
-            assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
+            assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
             assert.strictEqual(output(up, "partitionCount"), 6);
             assert.deepStrictEqual(layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
         });

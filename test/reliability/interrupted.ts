@@ -34,7 +34,7 @@ export function interruptedApply(lab: Lab): Section {
                 });
                 assert.ok(changeId !== undefined, `up never said a change was accepted\n${killed.result.stdout}`);
                 assert.strictEqual(killed.result.exitCode, 128 + 9, "the run was not killed");
-                assert.deepStrictEqual(scaleRequests(killed.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
+                assert.deepStrictEqual(scaleRequests(killed.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
                 const pending = (await cluster(emulator).getCluster()).pendingChange;
                 assert.strictEqual(pending?.id, changeId, "the killed run's change is not the one in progress");
 

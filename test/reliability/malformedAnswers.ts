@@ -99,7 +99,7 @@ export function malformedAnswers(lab: Lab): Section {
             const run = await lab.run(emulator, lab.stack("scale answer cut short"), { command: "up", scale: { brokerCount: 4 } });
             succeeded(run);
             assert.ok(printed(run, "the request may or may not have been accepted"), run.result.stdout);
-            assert.deepStrictEqual(scaleRequests(run.requests).map(requestLine), ["POST /actuator/cluster/brokers 202"]);
+            assert.deepStrictEqual(scaleRequests(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
             await completedAsRecorded(emulator, run, [0, 1, 2, 3]);
         },
     });
