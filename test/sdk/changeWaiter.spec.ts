@@ -90,6 +90,23 @@ describe("sdk change waiter", () => {
     assert.equal(requestsTo(emulator(), "management").filter((entry) => entry.method !== "GET").length, 1, "one POST, never repeated");
   });
 
+  it("a gateway that refuses (401) or lags past its bound does not fail the wait: the completed change comes with a note", async () => {
+    startBrokers(emulator(), [3]);
+    const plan = await cluster().scaleBrokers([0, 1, 2, 3]);
+    emulator().control.addFault({ interface: "gateway", method: "GET", count: 100, status: 401 });
+    const refused = await waitForChange({ changeId: plan.changeId, cluster: cluster(), gateway: gateway() });
+    assert.equal(refused.lastChange.status, "COMPLETED");
+    assert.equal(refused.topology, undefined);
+    assert.match(refused.gatewayNote ?? "", new RegExp(`^the gateway did not confirm change ${plan.changeId} within 5 s \\(.*401.*\\); the management API reports it completed$`));
+    assert.equal(requestsTo(emulator(), "gateway").length, 1, "a refusal is not asked again");
+
+    emulator().control.clearFaults();
+    const lagging = { getTopology: async () => ({ ...(await gateway().getTopology()), lastCompletedChangeId: plan.changeId - 1 }) };
+    const lagged = await waitForChange({ changeId: plan.changeId, cluster: cluster(), gateway: lagging, gatewayConfirmTimeoutMs: 300 });
+    assert.match(lagged.gatewayNote ?? "", /within 0\.3 s \(it still reported change \d+ as the last completed one\)/);
+    assert.ok(lagged.gatewayPolls > 1);
+  });
+
   it("a cancelled change is ChangeCancelledError with the progress reached", async () => {
     startBrokers(emulator(), [3, 4]); // broker 5 never starts: the change holds after two operations
     const plan = await cluster().scaleBrokers([0, 1, 2, 3, 4, 5]);
