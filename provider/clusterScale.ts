@@ -13,6 +13,16 @@ export interface ManagementAuthArgs {
     audience?: pulumi.Input<string>;
 }
 
+/** TLS for management and gateway APIs behind HTTPS with a private CA or client certificates (PEM text). */
+export interface ManagementTlsArgs {
+    /** CA certificate(s) to trust besides the system's (and besides PLATFORM_TLS_CA_FILE). */
+    caCertificate?: pulumi.Input<string>;
+    /** Client certificate, for endpoints that require one (with clientKey). */
+    clientCertificate?: pulumi.Input<string>;
+    /** Private key of the client certificate. */
+    clientKey?: pulumi.Input<string>;
+}
+
 export interface ClusterScaleArgs {
     /** Origin of the management port, e.g. `http://zeebe-gateway:9600`. Else stack config `platform:managementUrl`, else `PLATFORM_MANAGEMENT_URL`. */
     managementUrl?: pulumi.Input<string>;
@@ -22,6 +32,8 @@ export interface ClusterScaleArgs {
     basePath?: pulumi.Input<string>;
     /** Optional authentication for the management and gateway APIs. Kept as a secret (input and output, for refresh). */
     auth?: pulumi.Input<ManagementAuthArgs>;
+    /** Optional TLS trust and client certificate for the management and gateway APIs. Kept as a secret (input and output, for refresh). */
+    tls?: pulumi.Input<ManagementTlsArgs>;
     /** Every broker id of the final cluster. Give this or `brokerCount`, not both. */
     brokers?: pulumi.Input<pulumi.Input<number>[]>;
     /** Number of brokers; the cluster is brokers `0 … brokerCount-1`. Give this or `brokers`, not both. */
@@ -79,10 +91,11 @@ export class ClusterScale extends pulumi.dynamic.Resource {
             intendedReplicationFactor: undefined,
             ...args,
             auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
+            tls: args.tls === undefined ? undefined : pulumi.secret(args.tls),
         };
         // The auth input comes back as the output of the same name (refresh and destroy get only the outputs), which
         // the engine keeps secret; additionalSecretOutputs says so explicitly as well.
-        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["auth"] });
+        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["auth", "tls"] });
         super(clusterScaleProvider, name, props, secretOutputs, "platform", "ClusterScale");
     }
 }

@@ -5,13 +5,15 @@ import type { ApiAuth } from "../sdk/apiAuth";
 import { ClusterClient } from "../sdk/clusterClient";
 import { GatewayClient } from "../sdk/gatewayClient";
 import { TokenClient } from "../sdk/tokenClient";
-import type { ManagementAuth } from "./clusterScaleInputs";
+import type { ConnectionSettings } from "../sdk/transport";
+import type { ManagementAuth, ManagementTls } from "./clusterScaleInputs";
 
 export interface ClientSettings {
     managementUrl: string;
     basePath: string;
     gatewayUrl?: string;
     auth?: ManagementAuth;
+    tls?: ManagementTls;
 }
 
 export interface Clients {
@@ -20,14 +22,15 @@ export interface Clients {
 }
 
 export function clientsFor(settings: ClientSettings, timeoutMs?: number): Clients {
-    const auth = apiAuthOf(settings.auth, settings.managementUrl);
-    const cluster = new ClusterClient({ managementUrl: settings.managementUrl, basePath: settings.basePath, auth, timeoutMs });
-    const gateway = settings.gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl: settings.gatewayUrl, auth, timeoutMs });
+    const connection = { tls: settings.tls };
+    const auth = apiAuthOf(settings.auth, settings.managementUrl, connection);
+    const cluster = new ClusterClient({ managementUrl: settings.managementUrl, basePath: settings.basePath, auth, timeoutMs, connection });
+    const gateway = settings.gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl: settings.gatewayUrl, auth, timeoutMs, connection });
     return { cluster, gateway };
 }
 
 /** Fixed headers, or a bearer token from the shared token cache (audience defaults to the management host). */
-function apiAuthOf(auth: ManagementAuth | undefined, managementUrl: string): ApiAuth | undefined {
+function apiAuthOf(auth: ManagementAuth | undefined, managementUrl: string, connection: ConnectionSettings): ApiAuth | undefined {
     if (auth === undefined) return undefined;
     if (auth.headers !== undefined) return { headers: auth.headers };
     const tokenProvider = new TokenClient({
@@ -35,6 +38,7 @@ function apiAuthOf(auth: ManagementAuth | undefined, managementUrl: string): Api
         clientSecret: auth.clientSecret,
         authUrl: auth.oauthUrl,
         audience: auth.audience ?? new URL(managementUrl).hostname,
+        connection,
     });
     return { tokenProvider };
 }

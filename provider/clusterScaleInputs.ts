@@ -29,6 +29,13 @@ export interface ManagementAuth {
     audience?: string;
 }
 
+/** TLS trust and identity for the management and gateway APIs, as PEM text (the provider receives it in plaintext). */
+export interface ManagementTls {
+    caCertificate?: string;
+    clientCertificate?: string;
+    clientKey?: string;
+}
+
 /** The checked inputs: every fallback resolved, so delete and read (which only get old outputs) need no environment. */
 export interface ClusterScaleInputs {
     resourceName: string;
@@ -36,6 +43,7 @@ export interface ClusterScaleInputs {
     gatewayUrl?: string;
     basePath: string;
     auth?: ManagementAuth;
+    tls?: ManagementTls;
     brokers?: number[];
     brokerCount?: number;
     partitionCount?: number;
@@ -116,6 +124,7 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     const cancelOnTimeout = optionalBoolean(news.cancelOnTimeout, "cancelOnTimeout", fail) ?? false;
     const timeoutSeconds = checkTimeout(news.timeoutSeconds, fail);
     const auth = checkAuth(news.auth, fail);
+    const tls = checkTls(news.tls, fail);
 
     const brokerIds = brokerIdsOf(brokers, brokerCount);
     if (typeof replicationFactor === "number" && brokerIds !== undefined && replicationFactor > brokerIds.length) {
@@ -154,12 +163,13 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     };
     if (gatewayUrl !== undefined) inputs.gatewayUrl = gatewayUrl;
     if (auth !== undefined) inputs.auth = auth;
+    if (tls !== undefined) inputs.tls = tls;
     if (brokers !== undefined) inputs.brokers = brokers;
     if (brokerCount !== undefined) inputs.brokerCount = brokerCount;
     if (partitionCount !== undefined) inputs.partitionCount = partitionCount;
     if (replicationFactor !== undefined) inputs.replicationFactor = replicationFactor;
 
-    const requestFields = [inputs.managementUrl, inputs.basePath, inputs.auth, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force];
+    const requestFields = [inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force];
     return { inputs, failures, hasUnknowns: requestFields.some(containsUnknown) };
 }
 
@@ -367,6 +377,40 @@ function checkAuth(value: unknown, fail: (property: string, reason: string) => v
     const auth: ManagementAuth = { clientId: raw.clientId as string, clientSecret: raw.clientSecret as string, oauthUrl: raw.oauthUrl as string };
     if (typeof raw.audience === "string" && raw.audience !== "") auth.audience = raw.audience;
     return auth;
+}
+
+/** PEM text only; never echoes it in a failure (a key is a secret, and certificates are long). */
+function checkTls(value: unknown, fail: (property: string, reason: string) => void): ManagementTls | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (containsUnknown(value)) return value as ManagementTls;
+    if (typeof value !== "object" || Array.isArray(value)) {
+        fail("tls", "tls must be an object with caCertificate, and clientCertificate with clientKey (PEM text)");
+        return undefined;
+    }
+    const raw = value as Raw;
+    const known = ["caCertificate", "clientCertificate", "clientKey"];
+    const extra = Object.keys(raw).filter((key) => !known.includes(key) && raw[key] !== undefined);
+    if (extra.length > 0) {
+        fail("tls", `tls has unknown field(s) ${extra.join(", ")}: use caCertificate, clientCertificate and clientKey`);
+        return undefined;
+    }
+    const tls: ManagementTls = {};
+    let ok = true;
+    for (const key of known as (keyof ManagementTls)[]) {
+        const field = raw[key];
+        if (field === undefined || field === null) continue;
+        if (typeof field !== "string" || !field.includes("-----BEGIN ")) {
+            fail(`tls.${key}`, `tls.${key} must be PEM text (-----BEGIN …-----)`);
+            ok = false;
+        } else {
+            tls[key] = field;
+        }
+    }
+    if (ok && (tls.clientCertificate === undefined) !== (tls.clientKey === undefined)) {
+        fail("tls", "tls.clientCertificate and tls.clientKey go together: give both or neither");
+        ok = false;
+    }
+    return ok ? tls : undefined;
 }
 
 function isHttpUrl(text: string): boolean {

@@ -8,7 +8,7 @@
 // provider sends nothing).
 
 import type { BrokerState, ChangeRecord as ApiChangeRecord, ClusterState, Operation } from "../sdk/schemas";
-import type { ClusterScaleInputs, ManagementAuth } from "./clusterScaleInputs";
+import type { ClusterScaleInputs, ManagementAuth, ManagementTls } from "./clusterScaleInputs";
 import type { ChangeFingerprint, KnownChange } from "./clusterScaleOwnership";
 import { liveReplicationFactor, snapshotOf } from "./clusterScaleRequest";
 import type { BrokerLayout, ChangeRecord, PlannedChange } from "./clusterScaleTypes";
@@ -42,6 +42,8 @@ export interface ClusterScaleOutputs extends ClusterScaleSettings {
     changeFingerprint?: ChangeFingerprint;
     /** The auth input, kept for refresh (a secret in the state). Absent when the program gave none. */
     auth?: ManagementAuth;
+    /** The tls input, kept for refresh (a secret in the state: it may hold a private key). Absent when the program gave none. */
+    tls?: ManagementTls;
 }
 
 export type { KnownChange } from "./clusterScaleOwnership";
@@ -71,14 +73,14 @@ export function changedSettings(olds: Partial<ClusterScaleSettings>, news: Clust
     return changed;
 }
 
-/** The outputs with the credentials the program gave (none: no `auth` output at all). */
-export function withAuth(outputs: ClusterScaleOutputs, auth: ManagementAuth | undefined): ClusterScaleOutputs {
-    const { auth: _previous, ...rest } = outputs;
-    return auth === undefined ? rest : { ...rest, auth };
+/** The outputs with the credentials and TLS settings the program gave (none: no `auth` or `tls` output at all). */
+export function withCredentials(outputs: ClusterScaleOutputs, given: { auth?: ManagementAuth; tls?: ManagementTls }): ClusterScaleOutputs {
+    const { auth: _auth, tls: _tls, ...rest } = outputs;
+    return { ...rest, ...(given.auth === undefined ? {} : { auth: given.auth }), ...(given.tls === undefined ? {} : { tls: given.tls }) };
 }
 
-/** Whether the credentials differ from the ones the outputs keep (compared by value, never shown). */
-export function authChanged(kept: ManagementAuth | undefined, given: ManagementAuth | undefined): boolean {
+/** Whether a secret setting differs from the one the outputs keep (compared by value, never shown). */
+export function secretChanged(kept: unknown, given: unknown): boolean {
     return canonicalJson(kept) !== canonicalJson(given);
 }
 

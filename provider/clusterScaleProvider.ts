@@ -36,13 +36,13 @@ import {
     type ClusterScaleOutputs,
     type ClusterScaleSettings,
     type KnownChange,
-    authChanged,
+    secretChanged,
     changedSettings,
     inFlightOutputs,
     outputsFrom,
     plannedChangesOf,
     settingsOf,
-    withAuth,
+    withCredentials,
 } from "./clusterScaleOutputs";
 import { partialFailure } from "./clusterScaleInterrupted";
 import { availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./clusterScaleLiveness";
@@ -147,13 +147,14 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const inputs = news as unknown as ClusterScaleInputs;
         const name = inputs.resourceName;
         const brokerField = inputs.brokerCount !== undefined ? "brokerCount" : "brokers";
-        if (containsUnknown([inputs.managementUrl, inputs.basePath, inputs.auth, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force])) {
+        if (containsUnknown([inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force])) {
             say(name, "some inputs are not known yet; the plan will be known at apply");
             return inputs.force === true ? { changes: true, replaces: [brokerField] } : { changes: true };
         }
         const settings = settingsOf(inputs);
         const changed = changedSettings(olds, settings);
-        if (authChanged(olds.auth, inputs.auth)) changed.push("auth");
+        if (secretChanged(olds.auth, inputs.auth)) changed.push("auth");
+        if (secretChanged(olds.tls, inputs.tls)) changed.push("tls");
         const desired = desiredLayout(inputs, recordedIntent(olds));
         const recorded = recordedSnapshot(olds);
         const { cluster, gateway } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
@@ -199,20 +200,20 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     async create(news: Raw): Promise<pulumi.dynamic.CreateResult<ClusterScaleOutputs>> {
         const inputs = news as unknown as ClusterScaleInputs;
         const id = clusterIdOf(inputs);
-        const outs = withAuth(await this.apply(id, inputs, undefined), inputs.auth);
+        const outs = withCredentials(await this.apply(id, inputs, undefined), inputs);
         return { id, outs };
     }
 
     async update(id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterScaleOutputs>> {
         const inputs = news as unknown as ClusterScaleInputs;
-        return { outs: withAuth(await this.apply(id, inputs, olds), inputs.auth) };
+        return { outs: withCredentials(await this.apply(id, inputs, olds), inputs) };
     }
 
     async read(id: string, props?: ClusterScaleOutputs): Promise<pulumi.dynamic.ReadResult<ClusterScaleOutputs>> {
         if (props === undefined || typeof props.managementUrl !== "string") {
             throw new Error(`ClusterScale ${id}: nothing recorded to refresh from (no managementUrl in state)`);
         }
-        const { cluster } = clientsFor({ ...settingsOf(props), auth: props.auth });
+        const { cluster } = clientsFor({ ...settingsOf(props), auth: props.auth, tls: props.tls });
         const state = await this.readForRefresh(cluster, props);
         // The live broker set becomes the inputs, in the form the program used when it still fits.
         const members = snapshotOf(state.brokers).members;
@@ -223,7 +224,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const outputs = outputsFrom(settings, state, leftTheirLayout([recorded], state), recordedIntent(props));
         // The credentials stay among the outputs (for the next refresh), not among the read inputs: the program gives those.
         const inputs = { ...settings, partitionCount: outputs.partitionCount, replicationFactor: outputs.replicationFactor };
-        return { id, props: withAuth(outputs, props.auth), inputs: inputs as unknown as ClusterScaleOutputs };
+        return { id, props: withCredentials(outputs, props), inputs: inputs as unknown as ClusterScaleOutputs };
     }
 
     async delete(_id: string, props: ClusterScaleOutputs): Promise<void> {

@@ -4,6 +4,7 @@ import { ApiAuth, CallOptions, requestJsonWithAuth } from "./apiAuth";
 import { DEFAULT_TIMEOUT_MS, joinUrl } from "./http";
 import { Member, decoder, memberListSchema } from "./schemas";
 import { TokenClient, TokenClientOptions, TokenProvider } from "./tokenClient";
+import type { ConnectionSettings } from "./transport";
 
 export interface AdminClientOptions {
   /** Base URL of the administration API ({base_url}). */
@@ -14,18 +15,22 @@ export interface AdminClientOptions {
   token?: TokenClientOptions;
   /** Time limit of one request attempt (default 30 s). */
   timeoutMs?: number;
+  /** Proxies and TLS, for the administration API and the default TokenClient (default: from the environment only). */
+  connection?: ConnectionSettings;
 }
 
 export class AdminClient {
   readonly baseUrl: string;
   private readonly auth: ApiAuth;
   private readonly timeoutMs: number;
+  private readonly connection: ConnectionSettings | undefined;
 
   constructor(options: AdminClientOptions) {
     this.baseUrl = options.baseUrl;
-    const tokenProvider = options.tokenProvider ?? new TokenClient({ adminBaseUrl: options.baseUrl, ...options.token });
+    const tokenProvider = options.tokenProvider ?? new TokenClient({ adminBaseUrl: options.baseUrl, connection: options.connection, ...options.token });
     this.auth = { tokenProvider };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.connection = options.connection;
   }
 
   /** GET {baseUrl}/members: the organization's members. */
@@ -37,6 +42,7 @@ export class AdminClient {
         timeoutMs: options.timeoutMs ?? this.timeoutMs,
         signal: options.signal,
         retry: options.retry,
+        connection: this.connection,
       },
       this.auth,
       decoder("member list", memberListSchema),

@@ -6,6 +6,7 @@ import { ApiAuth, CallOptions, requestJsonWithAuth, sendWithAuth } from "./apiAu
 import { ConflictError, InvalidRequestError } from "./errors";
 import { DEFAULT_TIMEOUT_MS, DecodeResult, HttpMethod, HttpRequest, QueryValue, decodeJsonBody, errorFromResponse, joinUrl } from "./http";
 import { ClusterState, PlannedChange, clusterStateSchema, decoder, plannedChangeSchema } from "./schemas";
+import type { ConnectionSettings } from "./transport";
 
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
 
@@ -18,6 +19,8 @@ export interface ClusterClientOptions {
   auth?: ApiAuth;
   /** Time limit of one request attempt (default 30 s). */
   timeoutMs?: number;
+  /** Proxies and TLS (default: from the environment only). */
+  connection?: ConnectionSettings;
 }
 
 export interface ScaleBrokersOptions extends CallOptions {
@@ -46,12 +49,14 @@ export class ClusterClient {
   readonly basePath: string;
   private readonly auth: ApiAuth | undefined;
   private readonly timeoutMs: number;
+  private readonly connection: ConnectionSettings | undefined;
 
   constructor(options: ClusterClientOptions) {
     this.managementUrl = options.managementUrl;
     this.basePath = normalizeBasePath(options.basePath ?? DEFAULT_BASE_PATH);
     this.auth = options.auth;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.connection = options.connection;
   }
 
   /** GET {basePath}: brokers, the last change and the pending one. */
@@ -122,6 +127,7 @@ export class ClusterClient {
       timeoutMs: options.timeoutMs ?? this.timeoutMs,
       signal: options.signal,
       retry: options.retry,
+      connection: this.connection,
     };
   }
 }

@@ -129,6 +129,14 @@ export class UnreachableError extends PlatformError {
 }
 UnreachableError.prototype.name = "UnreachableError";
 
+/** The TLS handshake failed: the server's certificate is not trusted, or the server refused the client's. Not transient. */
+export class TlsError extends PlatformError {
+  constructor(summary: string, details: PlatformErrorDetails = {}) {
+    super(summary, details);
+  }
+}
+TlsError.prototype.name = "TlsError";
+
 /** The request did not complete within its time limit. */
 export class RequestTimeoutError extends PlatformError {
   constructor(summary: string, details: PlatformErrorDetails = {}) {

@@ -1,6 +1,6 @@
 // HTTP over undici: one place for timeouts, JSON, typed errors and the retry rules.
-// Connections are kept alive per origin by undici's global dispatcher (no Agent is created here, so the
-// module stays serializable by Pulumi's closure serializer). Only GETs are retried automatically.
+// Connections are kept alive per origin by undici's global dispatcher, or by the shared dispatcher of the
+// request's connection settings (proxies, TLS; see transport.ts). Only GETs are retried automatically.
 
 import { request } from "undici";
 import {
@@ -14,11 +14,13 @@ import {
   RequestTimeoutError,
   ResponseFormatError,
   ServerError,
+  TlsError,
   UnexpectedStatusError,
   UnreachableError,
   redact,
   truncateMessage,
 } from "./errors";
+import { type ConnectionSettings, dispatcherFor } from "./transport";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -51,6 +53,8 @@ export interface HttpRequest {
   retry?: Partial<RetryPolicy> | false;
   /** Strings that must never appear in an error message (secrets, tokens). */
   redact?: readonly (string | undefined)[];
+  /** Proxies and TLS settings (default: from the environment only). */
+  connection?: ConnectionSettings;
 }
 
 export interface HttpResponse {
@@ -76,6 +80,17 @@ const RETRYABLE_STATUSES = [429, 502, 503, 504];
 // undici's codes for a connection that failed or broke; Node's socket errors (ECONNRESET, ...) match /^E[A-Z]+$/.
 const CONNECTION_FAILURE_CODES = ["UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_CLOSED"];
 
+// Node's and OpenSSL's codes for a handshake that failed over trust: an unknown CA, a self-signed or expired
+// certificate, a name mismatch, a client certificate the server requires or refuses.
+const TLS_FAILURE = /CERT|SIGNATURE|ISSUER|ERR_TLS|ERR_SSL|HOSTNAME|ALTNAME/;
+
+function tlsAdvice(code: string, host: string): string {
+  if (/CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|ALERT/.test(code)) {
+    return `TLS handshake with ${host} failed (${code}): the server requires a client certificate it accepts; give tls.clientCertificate and tls.clientKey`;
+  }
+  return `TLS handshake with ${host} failed (${code}): the server's certificate is not trusted; give its CA as tls.caCertificate, or a PEM bundle in PLATFORM_TLS_CA_FILE`;
+}
+
 /** Sends one request and returns the response whatever its status; transport failures become typed errors. */
 export async function send(req: HttpRequest): Promise<HttpResponse> {
   const url = buildUrl(req.url, req.query);
@@ -98,6 +113,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
   try {
     const res = await request(url, {
+      dispatcher: dispatcherFor(req.connection),
       method: req.method,
       headers,
       body,
@@ -114,6 +130,9 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       throw new RequestTimeoutError(`No complete response within ${timeoutMs} ms`, { request: description });
     }
     const code = errorCode(error);
+    if (code !== undefined && TLS_FAILURE.test(code)) {
+      throw new TlsError(tlsAdvice(code, url.host), { request: description, code });
+    }
     if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
       throw new RequestTimeoutError("The server stopped responding", { request: description, code });
     }

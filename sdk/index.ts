@@ -27,6 +27,7 @@ export {
   RequestTimeoutError,
   ResponseFormatError,
   ServerError,
+  TlsError,
   UnexpectedStatusError,
   UnreachableError,
 } from "./errors";
@@ -53,4 +54,5 @@ export type {
   TopologyBroker,
 } from "./schemas";
 export { TokenClient, clearTokenCache } from "./tokenClient";
+export type { ConnectionSettings, TlsSettings } from "./transport";
 export type { GetTokenOptions, TokenClientOptions, TokenInfo, TokenProvider } from "./tokenClient";

@@ -40,6 +40,7 @@ import {
   readCachedToken,
   writeCachedToken,
 } from "./tokenDiskCache";
+import type { ConnectionSettings } from "./transport";
 
 /** A token and when it expires. */
 export interface TokenInfo {
@@ -88,6 +89,8 @@ export interface TokenClientOptions {
   maxRateLimitWaitMs?: number;
   /** Environment to read (default process.env). */
   env?: Record<string, string | undefined>;
+  /** Proxies and TLS for the token endpoint (default: from the environment only). */
+  connection?: ConnectionSettings;
 }
 
 /** Renewal margin: 30 s, or 20 % of the lifetime for short-lived tokens. */
@@ -127,6 +130,7 @@ export class TokenClient implements TokenProvider {
   private readonly maxAttempts: number;
   private readonly maxRateLimitWaitMs: number;
   private readonly cacheKey: string;
+  private readonly connection: ConnectionSettings | undefined;
 
   constructor(options: TokenClientOptions = {}) {
     const env = options.env ?? process.env;
@@ -150,6 +154,7 @@ export class TokenClient implements TokenProvider {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
     this.cacheKey = sha256([this.authUrl, this.clientId, this.audience]);
+    this.connection = options.connection;
   }
 
   /** A valid access token: from memory, else from disk, else from the issuer (one request for all concurrent callers). */
@@ -225,6 +230,7 @@ export class TokenClient implements TokenProvider {
             },
             timeoutMs: this.timeoutMs,
             redact: [this.clientSecret],
+            connection: this.connection,
           });
         });
       } catch (error) {

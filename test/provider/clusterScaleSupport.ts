@@ -33,6 +33,8 @@ export interface RunOptions {
     /** Extra stack config (platform:managementUrl is set unless given here as ""). */
     config?: Record<string, string>;
     secrets?: Record<string, string>;
+    /** Extra environment of the run (proxies, PLATFORM_TLS_CA_FILE). */
+    env?: Record<string, string>;
     onLine?: (line: string) => void;
 }
 
@@ -101,7 +103,7 @@ export class ClusterScaleFixture {
             stateFile: this.stateFile,
             config: { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(args), ...options.config },
             secrets: options.secrets,
-            env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PLATFORM_TOKEN_CACHE_DIR: path.join(this.directory, "tokens") },
+            env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PLATFORM_TOKEN_CACHE_DIR: path.join(this.directory, "tokens"), ...options.env },
             onLine: options.onLine && ((_stream, line) => options.onLine!(line)),
         });
         const requests = this.emulator.control.requests().filter((entry) => entry.interface === "management" || entry.interface === "gateway");

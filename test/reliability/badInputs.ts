@@ -85,6 +85,14 @@ const CASES: BadInputCase[] = [
         rule: /rejected the credentials of client 'reliability-client'/,
         tokenRequests: 1,
     },
+    // ClusterScale: TLS
+    { name: "a tls CA that is not PEM text", scale: () => ({ ...brokers3, tls: { caCertificate: "not a certificate" } }), field: "tls.caCertificate", rule: /tls\.caCertificate must be PEM text/ },
+    {
+        name: "a tls client certificate without its key",
+        scale: () => ({ ...brokers3, tls: { clientCertificate: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n" } }),
+        field: "tls",
+        rule: /tls\.clientCertificate and tls\.clientKey go together/,
+    },
     // AdminClient
     { name: "AdminClient: an empty clientId", admin: (e) => ({ ...admin(e), clientId: "" }), adminSecret: CLIENT.clientSecret, field: "clientId", rule: /clientId must not be empty/ },
     { name: "AdminClient: a malformed oauthUrl", admin: (e) => ({ ...admin(e), oauthUrl: "token-endpoint" }), adminSecret: CLIENT.clientSecret, field: "oauthUrl", rule: /oauthUrl must be an absolute http\(s\) URL/ },

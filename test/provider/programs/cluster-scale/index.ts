@@ -1,16 +1,18 @@
 // Fixture program: one ClusterScale named by the `name` config (default "cluster"), its arguments from the
 // `scale` config (JSON), and credentials, when given, from the `auth` secret config (JSON). The management
-// URL comes from the stack config platform:managementUrl unless `scale` names one. With the `second` config
+// URL comes from the stack config platform:managementUrl unless `scale` names one. TLS settings, when given, come
+// from the `tls` secret config (JSON). With the `second` config
 // (JSON arguments), a second ClusterScale named "cluster-b" is declared after the first.
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterScale } from "pulumi-platform";
-import type { ClusterScaleArgs, ManagementAuthArgs } from "pulumi-platform";
+import type { ClusterScaleArgs, ManagementAuthArgs, ManagementTlsArgs } from "pulumi-platform";
 
 const config = new pulumi.Config();
 const args = config.requireObject<ClusterScaleArgs>("scale");
 const auth = config.getSecretObject<ManagementAuthArgs>("auth");
+const tls = config.getSecretObject<ManagementTlsArgs>("tls");
 
-const cluster = new ClusterScale(config.get("name") ?? "cluster", { ...args, ...(auth ? { auth } : {}) });
+const cluster = new ClusterScale(config.get("name") ?? "cluster", { ...args, ...(auth ? { auth } : {}), ...(tls ? { tls } : {}) });
 const second = config.getObject<ClusterScaleArgs>("second");
 if (second !== undefined) new ClusterScale("cluster-b", second);
 

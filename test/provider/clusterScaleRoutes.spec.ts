@@ -1,0 +1,95 @@
+// Reaching the cluster from a real pipeline: a management API behind HTTPS with a private CA (given as the tls input
+// or as PLATFORM_TLS_CA_FILE), one that requires a client certificate, and a runner whose traffic goes through a proxy.
+// Each runs ClusterScale end to end through the real provider host.
+import * as assert from "assert";
+import { isSecret } from "../engine";
+import { HttpsFront } from "../support/httpsFront";
+import { RecordingProxy } from "../support/recordingProxy";
+import { type TlsMaterial, makeTlsMaterial } from "../support/tlsMaterial";
+import { ClusterScaleFixture, failed, mutating, output, printed, succeeded } from "./clusterScaleSupport";
+
+/** gRPC between the test engine and the provider host is loopback traffic: never through the proxy under test. */
+const GRPC_DIRECT = { no_grpc_proxy: "127.0.0.1,localhost" };
+
+describe("ClusterScale through HTTPS with a private CA, client certificates and proxies", function () {
+    this.timeout(120_000);
+    const fixture = new ClusterScaleFixture();
+    let tls: TlsMaterial;
+    let front: HttpsFront;
+    let mutualFront: HttpsFront;
+    let proxy: RecordingProxy;
+
+    before(async () => {
+        await fixture.start();
+        tls = makeTlsMaterial();
+        const server = { certificate: tls.serverCertificate, key: tls.serverKey };
+        front = new HttpsFront({ target: fixture.emulator.managementUrl, ...server });
+        mutualFront = new HttpsFront({ target: fixture.emulator.managementUrl, ...server, clientCa: tls.caCertificate });
+        proxy = new RecordingProxy();
+        await Promise.all([front.start(), mutualFront.start(), proxy.start()]);
+    });
+    after(async () => {
+        await Promise.all([front?.stop(), mutualFront?.stop(), proxy?.stop()]);
+        tls?.remove();
+        await fixture.stop();
+    });
+    beforeEach(() => {
+        fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
+        fixture.emulator.control.startBroker(3);
+        proxy.seen.splice(0);
+    });
+
+    it("HTTPS with a private CA: preview fails naming the untrusted certificate; with the CA as the tls input, up works and keeps tls as a secret", async () => {
+        const untrusted = await fixture.run("preview", { managementUrl: front.url, brokerCount: 4 });
+        assert.match(failed(untrusted), /TLS handshake with 127\.0\.0\.1:\d+ failed \(.*\): the server's certificate is not trusted; give its CA as tls\.caCertificate/);
+
+        const up = await fixture.run("up", { managementUrl: front.url, brokerCount: 4 }, { secrets: { tls: JSON.stringify({ caCertificate: tls.caCertificate }) } });
+        succeeded(up);
+        assert.deepStrictEqual(mutating(up.requests).length, 1);
+        assert.ok(front.forwarded > 0);
+        assert.ok(isSecret(up.resource!.outputs.tls), "the tls output is not a secret");
+        const refresh = await fixture.run("refresh", { managementUrl: front.url, brokerCount: 4 }, { secrets: { tls: JSON.stringify({ caCertificate: tls.caCertificate }) } });
+        succeeded(refresh);
+    });
+
+    it("HTTPS with a private CA named by PLATFORM_TLS_CA_FILE", async () => {
+        const up = await fixture.run("up", { managementUrl: front.url, brokerCount: 4 }, { env: { PLATFORM_TLS_CA_FILE: tls.caFile } });
+        succeeded(up);
+        assert.strictEqual(output(up, "partitionCount"), 3);
+        assert.deepStrictEqual(mutating(up.requests).length, 1);
+    });
+
+    it("an endpoint that requires a client certificate: refused without one; with it, up works and the key shows nowhere", async () => {
+        const without = await fixture.run("preview", { managementUrl: mutualFront.url, brokerCount: 4 }, { env: { PLATFORM_TLS_CA_FILE: tls.caFile } });
+        assert.ok(printed(without, "the plan could not be computed: cannot reach the management API"), without.result.stdout);
+
+        const withCertificate = { tls: JSON.stringify({ caCertificate: tls.caCertificate, clientCertificate: tls.clientCertificate, clientKey: tls.clientKey }) };
+        const up = await fixture.run("up", { managementUrl: mutualFront.url, brokerCount: 4 }, { secrets: withCertificate });
+        succeeded(up);
+        assert.deepStrictEqual(mutating(up.requests).length, 1);
+        const keyBody = tls.clientKey.split("\n")[1];
+        for (const text of [up.result.stdout, up.result.stderr, fixture.stateText]) assert.ok(!text.includes(keyBody), "the client key leaked");
+    });
+
+    it("HTTP_PROXY: every management request goes through the proxy; NO_PROXY sends them direct", async () => {
+        const env = { ...GRPC_DIRECT, HTTP_PROXY: proxy.url };
+        const up = await fixture.run("up", { brokerCount: 4 }, { env });
+        succeeded(up);
+        const target = fixture.emulator.managementUrl;
+        assert.ok(proxy.seen.length >= 3, proxy.seen.map((entry) => entry.line).join("\n"));
+        assert.ok(proxy.seen.every((entry) => entry.line.includes(`${target}/actuator/cluster`)), proxy.seen.map((entry) => entry.line).join("\n"));
+        assert.ok(proxy.seen.some((entry) => entry.line.startsWith(`POST ${target}/actuator/cluster/brokers?`) && !entry.line.includes("dryRun")));
+        assert.strictEqual(proxy.seen.length, up.requests.length, "a request bypassed the proxy");
+
+        proxy.seen.splice(0);
+        succeeded(await fixture.run("preview", { brokerCount: 4 }, { env: { ...env, NO_PROXY: "127.0.0.1" } }));
+        assert.deepStrictEqual(proxy.seen, []);
+    });
+
+    it("HTTPS_PROXY with a private CA: TLS requests are tunnelled through the proxy (CONNECT)", async () => {
+        const env = { ...GRPC_DIRECT, HTTPS_PROXY: proxy.url, PLATFORM_TLS_CA_FILE: tls.caFile };
+        const up = await fixture.run("up", { managementUrl: front.url, brokerCount: 4 }, { env });
+        succeeded(up);
+        assert.ok(proxy.seen.length >= 1 && proxy.seen.every((entry) => entry.line === `CONNECT ${new URL(front.url).host}`), proxy.seen.map((entry) => entry.line).join("\n"));
+    });
+});
