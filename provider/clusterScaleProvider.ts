@@ -171,6 +171,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 say(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then apply this layout`);
                 return replacement(recorded);
             case "unreachable": {
+                if (previewRequiresCluster()) throw new Error(`${subject(name)}: ${requiredClusterReason(outcome.reason)}`);
                 const differs = changed.length > 0 || recorded === undefined || differsFromRecorded(desired, olds, recorded);
                 say(name, `cannot reach the management API (${outcome.reason}); compared with the recorded layout: ${differs ? "changes" : "no change"}`);
                 return differs ? replacement(recorded) : { changes: false };
@@ -263,6 +264,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 say(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then plan and apply this layout`);
                 return undefined;
             case "unreachable":
+                if (previewRequiresCluster()) return { property: "managementUrl", reason: requiredClusterReason(outcome.reason) };
                 say(name, `the plan could not be computed: cannot reach the management API (${outcome.reason})`);
                 return undefined;
             case "planned": {
@@ -583,6 +585,15 @@ function isEmpty(olds: Raw): boolean {
 function recordedSnapshot(olds: ClusterScaleOutputs): LiveSnapshot | undefined {
     if (!Array.isArray(olds.topology) || olds.topology.length === 0 || typeof olds.partitionCount !== "number") return undefined;
     return snapshotOf(olds.topology);
+}
+
+/** PLATFORM_PREVIEW_REQUIRE_CLUSTER: a preview (a pull request's) must show the cluster's own plan or fail. */
+function previewRequiresCluster(): boolean {
+    return ["true", "1", "yes"].includes((process.env.PLATFORM_PREVIEW_REQUIRE_CLUSTER ?? "").trim().toLowerCase());
+}
+
+function requiredClusterReason(reason: string): string {
+    return `cannot reach the management API (${reason}), and PLATFORM_PREVIEW_REQUIRE_CLUSTER asks for the cluster's own plan: no preview without it`;
 }
 
 /** The resource's id: the cluster's management endpoint. */

@@ -58,6 +58,24 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         });
     });
 
+    describe("PLATFORM_PREVIEW_REQUIRE_CLUSTER=true (a pull request's preview insists on the cluster's own plan)", function () {
+        const requireCluster = { env: { PLATFORM_PREVIEW_REQUIRE_CLUSTER: "true" } };
+
+        it("a resource in state: an unreachable management API fails the preview instead of comparing with the recorded layout", async () => {
+            fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
+            succeeded(await fixture.run("up", { brokerCount: 3 }));
+            fixture.emulator.control.addFault({ interface: "management", count: 1, reset: true });
+            const run = await fixture.run("preview", { brokerCount: 3 }, requireCluster);
+            assert.match(failed(run), /cannot reach the management API \(.*\), and PLATFORM_PREVIEW_REQUIRE_CLUSTER asks for the cluster's own plan: no preview without it/);
+        });
+
+        it("a new resource: the check fails, naming managementUrl", async () => {
+            fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
+            const run = await fixture.run("preview", { managementUrl: `http://127.0.0.1:${await unusedPort()}`, brokerCount: 3 }, requireCluster);
+            assert.match(failed(run), /property managementUrl .*ECONNREFUSED.*PLATFORM_PREVIEW_REQUIRE_CLUSTER/);
+        });
+    });
+
     describe("a change that outlasts timeoutSeconds (the new broker is not running)", function () {
         let changeId: number;
 
