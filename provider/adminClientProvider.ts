@@ -26,6 +26,7 @@ import { UNKNOWN, clientSecretFor, clientSecretProblem, resolveAdminSettings } f
 import type { AdminSettings, OrganizationMember } from "./adminClientTypes";
 import { CONFIG_NAMESPACE, StackCredentialConfig, describeSources, readCredentialConfig } from "./credentials";
 import { MemberListing, MemberListingOptions, listOrganizationMembers } from "./memberListing";
+import { debugLogFor } from "./debugLog";
 
 /** Inputs as the engine sends them: the program's values (anything may arrive), plus what check adds. */
 export interface AdminClientInputs {
@@ -115,7 +116,7 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
     ): Promise<AdminClientOutputs> {
         const secret = clientSecretFor(givenSecret, this.stackConfig, process.env);
         if (secret === undefined) throw new Error(`No client secret: set ${describeSources("clientSecret")}`);
-        const listing = await listOrganizationMembers(settings, secret, options);
+        const listing = await listOrganizationMembers(settings, secret, { ...options, connection: { log: debugLogFor(`AdminClient "${nameOf(resource)}"`) } });
         log(resource, `${listing.members.length} members`);
         const outs = outputsOf(resource, settings, listing);
         // Only a secret that came as an input: one from config or the environment is stored nowhere.

@@ -7,8 +7,12 @@ import { GatewayClient } from "../sdk/gatewayClient";
 import { TokenClient } from "../sdk/tokenClient";
 import type { ConnectionSettings } from "../sdk/transport";
 import type { ManagementAuth, ManagementTls } from "./clusterScaleInputs";
+import { subject } from "./clusterScalePlan";
+import { debugLogFor } from "./debugLog";
 
 export interface ClientSettings {
+    /** Names the resource in debug lines. */
+    resourceName: string;
     managementUrl: string;
     basePath: string;
     gatewayUrl?: string;
@@ -22,7 +26,7 @@ export interface Clients {
 }
 
 export function clientsFor(settings: ClientSettings, timeoutMs?: number): Clients {
-    const connection = { tls: settings.tls };
+    const connection: ConnectionSettings = { tls: settings.tls, log: debugLogFor(subject(settings.resourceName)) };
     const auth = apiAuthOf(settings.auth, settings.managementUrl, connection);
     const cluster = new ClusterClient({ managementUrl: settings.managementUrl, basePath: settings.basePath, auth, timeoutMs, connection });
     const gateway = settings.gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl: settings.gatewayUrl, auth, timeoutMs, connection });

@@ -6,6 +6,7 @@ import { AdminClient } from "../sdk/adminClient";
 import { redact } from "../sdk/errors";
 import { TokenClient } from "../sdk/tokenClient";
 import type { TokenInfo, TokenProvider } from "../sdk/tokenClient";
+import type { ConnectionSettings } from "../sdk/transport";
 import type { AdminSettings, OrganizationMember } from "./adminClientTypes";
 
 export interface MemberListing {
@@ -20,6 +21,8 @@ export interface MemberListingOptions {
      * which secret obtained it: for a secret that has just changed.
      */
     verifySecret?: boolean;
+    /** Proxies, TLS and debug lines of the token and member requests. */
+    connection?: ConnectionSettings;
 }
 
 /** The members, or an error that names the client and the API (never the secret or a token). */
@@ -35,6 +38,7 @@ export async function listOrganizationMembers(
             clientSecret,
             authUrl: settings.oauthUrl,
             audience: settings.audience,
+            connection: options.connection,
         });
         // Remembers the tokens the listing used (a refused token is replaced once), to report the expiry.
         const recording: TokenProvider = {
@@ -45,7 +49,7 @@ export async function listOrganizationMembers(
             },
             invalidate: (token) => tokens.invalidate(token),
         };
-        const found = await new AdminClient({ baseUrl: settings.baseUrl, tokenProvider: recording }).listMembers();
+        const found = await new AdminClient({ baseUrl: settings.baseUrl, tokenProvider: recording, connection: options.connection }).listMembers();
         const members = found.map(({ name, email, roles, invitePending }) => ({ name, email, roles: [...roles], invitePending }));
         const last = used[used.length - 1];
         if (last === undefined) throw new Error("the administration client used no token");

@@ -91,8 +91,28 @@ function tlsAdvice(code: string, host: string): string {
   return `TLS handshake with ${host} failed (${code}): the server's certificate is not trusted; give its CA as tls.caCertificate, or a PEM bundle in PLATFORM_TLS_CA_FILE`;
 }
 
-/** Sends one request and returns the response whatever its status; transport failures become typed errors. */
-export async function send(req: HttpRequest): Promise<HttpResponse> {
+/**
+ * Sends one request and returns the response whatever its status; transport failures become typed errors.
+ * With a debug log in the connection settings, one line per request: method, path, status, milliseconds, retry.
+ */
+export async function send(req: HttpRequest, attempt = 1): Promise<HttpResponse> {
+  const log = req.connection?.log;
+  if (log === undefined) return sendOnce(req);
+  const url = buildUrl(req.url, req.query);
+  const started = Date.now();
+  const retry = attempt > 1 ? ` (retry ${attempt - 1})` : "";
+  try {
+    const res = await sendOnce(req);
+    log(`${req.method} ${url.pathname}${url.search} → ${res.status} in ${Date.now() - started} ms${retry}`);
+    return res;
+  } catch (error) {
+    const what = error instanceof PlatformError ? error.code ?? error.name : "failed";
+    log(`${req.method} ${url.pathname}${url.search} → ${what} after ${Date.now() - started} ms${retry}`);
+    throw error;
+  }
+}
+
+async function sendOnce(req: HttpRequest): Promise<HttpResponse> {
   const url = buildUrl(req.url, req.query);
   const description: RequestDescription = { method: req.method, path: url.pathname + url.search };
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -153,7 +173,7 @@ export async function sendWithRetry(req: HttpRequest): Promise<HttpResponse> {
     const last = attempt >= policy.maxAttempts;
     let delayMs = backoffDelay(policy, attempt);
     try {
-      const res = await send(req);
+      const res = await send(req, attempt);
       if (!RETRYABLE_STATUSES.includes(res.status) || last) return res;
       const retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
       if (retryAfterMs !== undefined) {

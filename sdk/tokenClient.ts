@@ -170,7 +170,10 @@ export class TokenClient implements TokenProvider {
     if (failure) throw reviveError(failure);
     const verify = options.verifySecret === true;
     const cached = tokensOf(state, this.cacheKey).get(fingerprint);
-    if (cached && Date.now() < cached.renewAt && !(verify && cached.fromDisk)) return infoOf(cached);
+    if (cached && Date.now() < cached.renewAt && !(verify && cached.fromDisk)) {
+      this.logSource("memory");
+      return infoOf(cached);
+    }
 
     const flightKey = `${fingerprint}/${verify ? "verified" : "any"}`;
     let flight = state.inflight.get(flightKey);
@@ -200,6 +203,7 @@ export class TokenClient implements TokenProvider {
       if (!verify && this.cacheDir !== undefined) {
         const fromDisk = await readCachedToken(this.cacheDir, await this.diskKey(sharedState()));
         if (fromDisk && Date.now() < fromDisk.renewAt) {
+          this.logSource("the disk cache");
           tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...fromDisk, fromDisk: true });
           return { ok: true, token: fromDisk };
         }
@@ -284,6 +288,7 @@ export class TokenClient implements TokenProvider {
       renewAt: requestedAt + lifetimeMs - renewalMarginMs(lifetimeMs),
     };
     tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...token, fromDisk: false });
+    this.logSource("the issuer");
     if (this.cacheDir !== undefined) await writeCachedToken(this.cacheDir, await this.diskKey(sharedState()), token);
     return token;
   }
@@ -310,6 +315,10 @@ export class TokenClient implements TokenProvider {
       state.diskKeys.set(fingerprint, key);
     }
     return key;
+  }
+
+  private logSource(source: string): void {
+    this.connection?.log?.(`token of client '${this.clientId}' for audience '${this.audience}' from ${source}`);
   }
 
   private issuerForMessages(): string {

@@ -19,11 +19,16 @@ export interface TlsSettings {
   clientKey?: string;
 }
 
-/** Where a client's requests go through and what they trust. */
+/** Where a client's requests go through, what they trust, and who watches them. */
 export interface ConnectionSettings {
   tls?: TlsSettings;
   /** Environment for the proxy variables and PLATFORM_TLS_CA_FILE (default process.env). */
   env?: Record<string, string | undefined>;
+  /**
+   * Debug lines, one per request (method, path, status, milliseconds, retry) and one per token (where it came
+   * from). They never hold a header value, a token or a secret.
+   */
+  log?: (line: string) => void;
 }
 
 const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];

@@ -2,6 +2,8 @@
 // or as PLATFORM_TLS_CA_FILE), one that requires a client certificate, and a runner whose traffic goes through a proxy.
 // Each runs ClusterScale end to end through the real provider host.
 import * as assert from "assert";
+import * as path from "path";
+import { DEMO_CLIENT } from "../emulator";
 import { isSecret } from "../engine";
 import { HttpsFront } from "../support/httpsFront";
 import { RecordingProxy } from "../support/recordingProxy";
@@ -91,5 +93,27 @@ describe("ClusterScale through HTTPS with a private CA, client certificates and 
         const up = await fixture.run("up", { managementUrl: front.url, brokerCount: 4 }, { env });
         succeeded(up);
         assert.ok(proxy.seen.length >= 1 && proxy.seen.every((entry) => entry.line === `CONNECT ${new URL(front.url).host}`), proxy.seen.map((entry) => entry.line).join("\n"));
+    });
+
+    it("PLATFORM_LOG_LEVEL=debug: one line per request and per token, naming the resource, with no header value, token or secret; none by default", async () => {
+        const auth = { auth: JSON.stringify({ clientId: DEMO_CLIENT.clientId, clientSecret: DEMO_CLIENT.clientSecret, oauthUrl: fixture.emulator.authUrl, audience: DEMO_CLIENT.audience }) };
+        // A token cache of its own, so that this run asks the issuer.
+        const tokens = path.join(path.dirname(tls.caFile), "debug-tokens");
+        const up = await fixture.run("up", { brokerCount: 4 }, { secrets: auth, env: { PLATFORM_LOG_LEVEL: "debug", PLATFORM_TOKEN_CACHE_DIR: tokens } });
+        succeeded(up);
+        const debug = up.hostLines.filter((line) => line.includes(": debug: "));
+        assert.ok(debug.every((line) => line.startsWith('ClusterScale "cluster": debug: ')), debug.join("\n"));
+        assert.ok(debug.some((line) => /debug: GET \/actuator\/cluster → 200 in \d+ ms$/.test(line)), debug.join("\n"));
+        assert.ok(debug.some((line) => /debug: POST \/actuator\/cluster\/brokers\?dryRun=true&replicationFactor=3 → 202 in \d+ ms$/.test(line)), debug.join("\n"));
+        assert.ok(debug.some((line) => /debug: POST \/actuator\/cluster\/brokers\?replicationFactor=3 → 202 in \d+ ms$/.test(line)), debug.join("\n"));
+        assert.ok(debug.some((line) => line.endsWith(`debug: token of client '${DEMO_CLIENT.clientId}' for audience '${DEMO_CLIENT.audience}' from the issuer`)), debug.join("\n"));
+        assert.ok(debug.some((line) => line.includes("from memory")), debug.join("\n"));
+        const everything = `${up.result.stdout}\n${up.result.stderr}`;
+        assert.ok(!everything.includes(DEMO_CLIENT.clientSecret) && !/eyJ[\w-]+\.[\w-]+/.test(everything), "a secret or a token was printed");
+        assert.strictEqual(debug.filter((line) => / → \d+ in /.test(line)).length, up.requests.length + 1, "one line per request (the token request included)");
+
+        const quiet = await fixture.run("preview", { brokerCount: 4 }, { secrets: auth });
+        succeeded(quiet);
+        assert.ok(!quiet.hostLines.some((line) => line.includes(": debug: ")), quiet.result.stdout);
     });
 });
