@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { adminClientProvider } from "./adminClientProvider";
+import type { TlsArgs } from "./clusterScale";
 import type { OrganizationMember } from "./adminClientTypes";
 
 /**
@@ -18,6 +19,8 @@ export interface AdminClientArgs {
     audience?: pulumi.Input<string>;
     /** Base URL of the administration API. Else `platform:baseUrl`, else PLATFORM_CONSOLE_BASE_URL. */
     baseUrl?: pulumi.Input<string>;
+    /** A private CA to trust and a client certificate, for the token issuer and the administration API. Stored as a secret. */
+    tls?: pulumi.Input<TlsArgs>;
 }
 
 /**
@@ -48,10 +51,11 @@ export class AdminClient extends pulumi.dynamic.Resource {
             tokenExpiresAt: undefined,
             ...args,
             clientSecret: args.clientSecret === undefined ? undefined : pulumi.secret(args.clientSecret),
+            tls: args.tls === undefined ? undefined : pulumi.secret(args.tls),
         };
         // A secret input comes back as the output of the same name (for refresh), which the engine then keeps
         // secret; additionalSecretOutputs says so explicitly as well.
-        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["clientSecret"] });
+        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["clientSecret", "tls"] });
         super(adminClientProvider, name, props, secretOutputs, "platform", "AdminClient");
     }
 }

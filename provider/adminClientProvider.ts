@@ -25,8 +25,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN, clientSecretFor, clientSecretProblem, resolveAdminSettings } from "./adminClientInputs";
 import type { AdminSettings, OrganizationMember } from "./adminClientTypes";
 import { CONFIG_NAMESPACE, StackCredentialConfig, describeSources, readCredentialConfig } from "./credentials";
-import { MemberListing, MemberListingOptions, listOrganizationMembers } from "./memberListing";
+import { secretChanged } from "./clusterScaleOutputs";
 import { debugLogFor } from "./debugLog";
+import { type MemberListing, listOrganizationMembers } from "./memberListing";
+import { type TlsInput, checkTls } from "./tlsInput";
+import { containsUnknown } from "./unknowns";
 
 /** Inputs as the engine sends them: the program's values (anything may arrive), plus what check adds. */
 export interface AdminClientInputs {
@@ -36,6 +39,7 @@ export interface AdminClientInputs {
     oauthUrl?: unknown;
     audience?: unknown;
     baseUrl?: unknown;
+    tls?: unknown;
 }
 
 export interface AdminClientOutputs extends AdminSettings {
@@ -45,6 +49,8 @@ export interface AdminClientOutputs extends AdminSettings {
     tokenExpiresAt: string;
     /** The secret input the listing used, kept for refresh (encrypted by the engine). Never a secret from config or the environment. */
     clientSecret?: string;
+    /** The tls input, kept for refresh (encrypted by the engine). */
+    tls?: TlsInput;
 }
 
 type Outputs = Partial<AdminClientOutputs>;
@@ -68,36 +74,40 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         const { settings, failures } = resolveAdminSettings(news, this.stackConfig, process.env);
         const secretFailure = news.clientSecret === UNKNOWN ? undefined : clientSecretProblem(news.clientSecret, this.stackConfig, process.env);
         if (secretFailure) failures.push(secretFailure);
+        const tls = checkTls(news.tls, (property, reason) => failures.push({ property, reason }));
         if (failures.length > 0) return { failures };
 
         // The resolved settings, and the secret only if the program gave it (the engine keeps that one secret).
         const inputs: AdminClientInputs = { ...settings };
         if (news.resourceName !== undefined) inputs.resourceName = news.resourceName;
         if (news.clientSecret !== undefined) inputs.clientSecret = news.clientSecret;
+        if (tls !== undefined) inputs.tls = tls;
         return { inputs };
     }
 
     async diff(_id: string, olds: Outputs, news: AdminClientInputs): Promise<pulumi.dynamic.DiffResult> {
         const changed: string[] = SETTING_NAMES.filter((name) => news[name] === UNKNOWN || olds[name] !== news[name]);
         if (secretInputChanged(olds, news)) changed.push("clientSecret");
+        if (containsUnknown(news.tls) || secretChanged(olds.tls, news.tls)) changed.push("tls");
         if (changed.length > 0) log(news, `${changed.join(", ")} changed: the members will be listed again`);
         return { changes: changed.length > 0 };
     }
 
     async create(inputs: AdminClientInputs): Promise<pulumi.dynamic.CreateResult<Outputs>> {
-        const outs = await this.list(inputs, settingsOf(inputs), inputs.clientSecret);
+        const outs = await this.list(inputs, settingsOf(inputs), inputs.clientSecret, { tls: inputs.tls as TlsInput | undefined });
         return { id: randomUUID(), outs };
     }
 
     async update(_id: string, olds: Outputs, news: AdminClientInputs): Promise<pulumi.dynamic.UpdateResult<Outputs>> {
-        return { outs: await this.list(news, settingsOf(news), news.clientSecret, { verifySecret: secretInputChanged(olds, news) }) };
+        const options = { verifySecret: secretInputChanged(olds, news), tls: news.tls as TlsInput | undefined };
+        return { outs: await this.list(news, settingsOf(news), news.clientSecret, options) };
     }
 
     /** Refresh: lists the members again, so that membership drift shows. */
     async read(id: string, props?: Outputs): Promise<pulumi.dynamic.ReadResult<Outputs>> {
         const old = props ?? {};
         // The engine gives read only the old outputs: a secret input is there, kept by create or update.
-        const outs = await this.list(old, settingsOf(old), old.clientSecret);
+        const outs = await this.list(old, settingsOf(old), old.clientSecret, { tls: old.tls });
         const before = old.memberCount;
         if (before !== undefined && before !== outs.memberCount) log(old, `was ${before} members before the refresh`);
         return { id, props: outs };
@@ -112,15 +122,17 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         resource: { resourceName?: unknown },
         settings: AdminSettings,
         givenSecret: unknown,
-        options: MemberListingOptions = {},
+        options: { verifySecret?: boolean; tls?: TlsInput } = {},
     ): Promise<AdminClientOutputs> {
         const secret = clientSecretFor(givenSecret, this.stackConfig, process.env);
         if (secret === undefined) throw new Error(`No client secret: set ${describeSources("clientSecret")}`);
-        const listing = await listOrganizationMembers(settings, secret, { ...options, connection: { log: debugLogFor(`AdminClient "${nameOf(resource)}"`) } });
+        const connection = { tls: options.tls, log: debugLogFor(`AdminClient "${nameOf(resource)}"`) };
+        const listing = await listOrganizationMembers(settings, secret, { verifySecret: options.verifySecret, connection });
         log(resource, `${listing.members.length} members`);
         const outs = outputsOf(resource, settings, listing);
         // Only a secret that came as an input: one from config or the environment is stored nowhere.
         if (secret === givenSecret) outs.clientSecret = secret;
+        if (options.tls !== undefined) outs.tls = options.tls;
         return outs;
     }
 }

@@ -13,8 +13,8 @@ export interface ManagementAuthArgs {
     audience?: pulumi.Input<string>;
 }
 
-/** TLS for management and gateway APIs behind HTTPS with a private CA or client certificates (PEM text). */
-export interface ManagementTlsArgs {
+/** TLS for APIs behind HTTPS with a private CA or client certificates (PEM text). */
+export interface TlsArgs {
     /** CA certificate(s) to trust besides the system's (and besides PLATFORM_TLS_CA_FILE). */
     caCertificate?: pulumi.Input<string>;
     /** Client certificate, for endpoints that require one (with clientKey). */
@@ -33,7 +33,7 @@ export interface ClusterScaleArgs {
     /** Optional authentication for the management and gateway APIs. Kept as a secret (input and output, for refresh). */
     auth?: pulumi.Input<ManagementAuthArgs>;
     /** Optional TLS trust and client certificate for the management and gateway APIs. Kept as a secret (input and output, for refresh). */
-    tls?: pulumi.Input<ManagementTlsArgs>;
+    tls?: pulumi.Input<TlsArgs>;
     /** Every broker id of the final cluster. Give this or `brokerCount`, not both. */
     brokers?: pulumi.Input<pulumi.Input<number>[]>;
     /** Number of brokers; the cluster is brokers `0 … brokerCount-1`. Give this or `brokers`, not both. */

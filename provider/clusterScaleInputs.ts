@@ -2,8 +2,10 @@
 // every rule checked with a failure that names the field, and values Pulumi does not know yet (preview) let
 // through untouched. Nothing here talks to the cluster.
 
-// The engine's stand-in for a value that is not known yet (an output of a resource still to be created).
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { type TlsInput, checkTls } from "./tlsInput";
+import { UNKNOWN, containsUnknown, isUnknown } from "./unknowns";
+
+export { UNKNOWN, containsUnknown, isUnknown } from "./unknowns";
 
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
 export const DEFAULT_TIMEOUT_SECONDS = 1800;
@@ -29,12 +31,7 @@ export interface ManagementAuth {
     audience?: string;
 }
 
-/** TLS trust and identity for the management and gateway APIs, as PEM text (the provider receives it in plaintext). */
-export interface ManagementTls {
-    caCertificate?: string;
-    clientCertificate?: string;
-    clientKey?: string;
-}
+export type { TlsInput as ManagementTls } from "./tlsInput";
 
 /** The checked inputs: every fallback resolved, so delete and read (which only get old outputs) need no environment. */
 export interface ClusterScaleInputs {
@@ -43,7 +40,7 @@ export interface ClusterScaleInputs {
     gatewayUrl?: string;
     basePath: string;
     auth?: ManagementAuth;
-    tls?: ManagementTls;
+    tls?: TlsInput;
     brokers?: number[];
     brokerCount?: number;
     partitionCount?: number;
@@ -84,18 +81,6 @@ export interface CheckedInputs {
 }
 
 type Raw = Record<string, unknown>;
-
-export function isUnknown(value: unknown): boolean {
-    return value === UNKNOWN;
-}
-
-/** True when the value, or anything inside it, is not known yet. */
-export function containsUnknown(value: unknown): boolean {
-    if (value === UNKNOWN) return true;
-    if (Array.isArray(value)) return value.some(containsUnknown);
-    if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
-    return false;
-}
 
 /**
  * Resolves and validates the program's inputs. `olds` are the inputs in state (empty for a new resource):
@@ -377,40 +362,6 @@ function checkAuth(value: unknown, fail: (property: string, reason: string) => v
     const auth: ManagementAuth = { clientId: raw.clientId as string, clientSecret: raw.clientSecret as string, oauthUrl: raw.oauthUrl as string };
     if (typeof raw.audience === "string" && raw.audience !== "") auth.audience = raw.audience;
     return auth;
-}
-
-/** PEM text only; never echoes it in a failure (a key is a secret, and certificates are long). */
-function checkTls(value: unknown, fail: (property: string, reason: string) => void): ManagementTls | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (containsUnknown(value)) return value as ManagementTls;
-    if (typeof value !== "object" || Array.isArray(value)) {
-        fail("tls", "tls must be an object with caCertificate, and clientCertificate with clientKey (PEM text)");
-        return undefined;
-    }
-    const raw = value as Raw;
-    const known = ["caCertificate", "clientCertificate", "clientKey"];
-    const extra = Object.keys(raw).filter((key) => !known.includes(key) && raw[key] !== undefined);
-    if (extra.length > 0) {
-        fail("tls", `tls has unknown field(s) ${extra.join(", ")}: use caCertificate, clientCertificate and clientKey`);
-        return undefined;
-    }
-    const tls: ManagementTls = {};
-    let ok = true;
-    for (const key of known as (keyof ManagementTls)[]) {
-        const field = raw[key];
-        if (field === undefined || field === null) continue;
-        if (typeof field !== "string" || !field.includes("-----BEGIN ")) {
-            fail(`tls.${key}`, `tls.${key} must be PEM text (-----BEGIN …-----)`);
-            ok = false;
-        } else {
-            tls[key] = field;
-        }
-    }
-    if (ok && (tls.clientCertificate === undefined) !== (tls.clientKey === undefined)) {
-        fail("tls", "tls.clientCertificate and tls.clientKey go together: give both or neither");
-        ok = false;
-    }
-    return ok ? tls : undefined;
 }
 
 function isHttpUrl(text: string): boolean {

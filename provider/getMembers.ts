@@ -3,6 +3,7 @@ import { clientSecretFor, clientSecretProblem, describeFailures, resolveAdminSet
 import type { OrganizationMember } from "./adminClientTypes";
 import { CONFIG_NAMESPACE, readCredentialConfig } from "./credentials";
 import { listOrganizationMembers } from "./memberListing";
+import type { TlsInput } from "./tlsInput";
 
 /** The same settings and fallbacks as AdminClient's: stack config `platform:<name>`, then the environment. */
 export interface GetMembersArgs {
@@ -11,6 +12,8 @@ export interface GetMembersArgs {
     oauthUrl?: string;
     audience?: string;
     baseUrl?: string;
+    /** A private CA to trust and a client certificate (PEM text). PLATFORM_TLS_CA_FILE applies as well. */
+    tls?: TlsInput;
 }
 
 /**
@@ -26,5 +29,5 @@ export async function getMembers(args: GetMembersArgs = {}): Promise<Organizatio
     if (secretFailure) failures.push(secretFailure);
     const clientSecret = clientSecretFor(args.clientSecret, config, process.env);
     if (failures.length > 0 || clientSecret === undefined) throw new Error(`getMembers: ${describeFailures(failures)}`);
-    return (await listOrganizationMembers(settings, clientSecret)).members;
+    return (await listOrganizationMembers(settings, clientSecret, { connection: { tls: args.tls } })).members;
 }

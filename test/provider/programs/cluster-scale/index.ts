@@ -5,12 +5,12 @@
 // (JSON arguments), a second ClusterScale named "cluster-b" is declared after the first.
 import * as pulumi from "@pulumi/pulumi";
 import { ClusterScale } from "pulumi-platform";
-import type { ClusterScaleArgs, ManagementAuthArgs, ManagementTlsArgs } from "pulumi-platform";
+import type { ClusterScaleArgs, ManagementAuthArgs, TlsArgs } from "pulumi-platform";
 
 const config = new pulumi.Config();
 const args = config.requireObject<ClusterScaleArgs>("scale");
 const auth = config.getSecretObject<ManagementAuthArgs>("auth");
-const tls = config.getSecretObject<ManagementTlsArgs>("tls");
+const tls = config.getSecretObject<TlsArgs>("tls");
 
 const cluster = new ClusterScale(config.get("name") ?? "cluster", { ...args, ...(auth ? { auth } : {}), ...(tls ? { tls } : {}) });
 const second = config.getObject<ClusterScaleArgs>("second");
