@@ -1,6 +1,6 @@
 // Package root: the Pulumi resources and the SDK under them.
 export { ClusterScale } from "./provider/clusterScale";
-export type { ClusterScaleArgs, ManagementAuthArgs, TlsArgs } from "./provider/clusterScale";
+export type { ClusterScaleArgs, KubernetesRouteArgs, ManagementAuthArgs, TlsArgs } from "./provider/clusterScale";
 export type { BrokerLayout, ChangeRecord as ClusterChangeRecord, PartitionReplica, PlannedChange as ClusterPlannedChange } from "./provider/clusterScaleTypes";
 export { BrokerStatefulSetScaling } from "./provider/brokerStatefulSetScaling";
 export type { BrokerStatefulSetArgs, BrokerStatefulSetScalingArgs } from "./provider/brokerStatefulSetScaling";

@@ -23,6 +23,22 @@ export interface TlsArgs {
     clientKey?: pulumi.Input<string>;
 }
 
+/** The route through the Kubernetes API server's service proxy, instead of managementUrl/gatewayUrl. */
+export interface KubernetesRouteArgs {
+    /** Namespace of the gateway Service. */
+    namespace: pulumi.Input<string>;
+    /** Name of the Service that exposes the management port (and the gateway's REST port). */
+    service: pulumi.Input<string>;
+    /** The Service port of the management API. Default 9600. */
+    managementPort?: pulumi.Input<number>;
+    /** The Service port of the gateway's REST API; when set, liveness is read and completion confirmed there. */
+    gatewayPort?: pulumi.Input<number>;
+    /** kubeconfig YAML content or a file path. Else stack config `kubernetes:kubeconfig`, else KUBECONFIG, else ~/.kube/config. */
+    kubeconfig?: pulumi.Input<string>;
+    /** The kubeconfig context. Default: its current-context. */
+    context?: pulumi.Input<string>;
+}
+
 export interface ClusterScaleArgs {
     /** Origin of the management port, e.g. `http://zeebe-gateway:9600`. Else stack config `platform:managementUrl`, else `PLATFORM_MANAGEMENT_URL`. */
     managementUrl?: pulumi.Input<string>;
@@ -34,6 +50,11 @@ export interface ClusterScaleArgs {
     auth?: pulumi.Input<ManagementAuthArgs>;
     /** Optional TLS trust and client certificate for the management and gateway APIs. Kept as a secret (input and output, for refresh). */
     tls?: pulumi.Input<TlsArgs>;
+    /**
+     * Reach the management API through the Kubernetes API server (the identity needs get, create and patch on
+     * services/proxy in the namespace). Instead of managementUrl and gatewayUrl. Kept as a secret (it may hold a kubeconfig).
+     */
+    kubernetes?: pulumi.Input<KubernetesRouteArgs>;
     /** Every broker id of the final cluster. Give this or `brokerCount`, not both. */
     brokers?: pulumi.Input<pulumi.Input<number>[]>;
     /** Number of brokers; the cluster is brokers `0 … brokerCount-1`. Give this or `brokers`, not both. */
@@ -92,10 +113,11 @@ export class ClusterScale extends pulumi.dynamic.Resource {
             ...args,
             auth: args.auth === undefined ? undefined : pulumi.secret(args.auth),
             tls: args.tls === undefined ? undefined : pulumi.secret(args.tls),
+            kubernetes: args.kubernetes === undefined ? undefined : pulumi.secret(args.kubernetes),
         };
         // The auth input comes back as the output of the same name (refresh and destroy get only the outputs), which
         // the engine keeps secret; additionalSecretOutputs says so explicitly as well.
-        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["auth", "tls"] });
+        const secretOutputs = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["auth", "tls", "kubernetes"] });
         super(clusterScaleProvider, name, props, secretOutputs, "platform", "ClusterScale");
     }
 }

@@ -1,14 +1,17 @@
-// The SDK clients of one provider call, built from the resource's settings. Built inside each method, never
-// kept on the provider: a client captured by the closure serializer would carry credentials into state.
+// The SDK clients of one provider call, built from the resource's settings: to URLs, or through the Kubernetes API
+// server's service proxy. Built inside each method, never kept on the provider: a client captured by the closure
+// serializer would carry credentials into state.
 
 import type { ApiAuth } from "../sdk/apiAuth";
 import { ClusterClient } from "../sdk/clusterClient";
 import { GatewayClient } from "../sdk/gatewayClient";
+import { resolveServiceRoute } from "../sdk/kubernetesRoute";
 import { TokenClient } from "../sdk/tokenClient";
 import type { ConnectionSettings } from "../sdk/transport";
 import type { ManagementAuth, ManagementTls } from "./clusterScaleInputs";
 import { subject } from "./clusterScalePlan";
 import { debugLogFor } from "./debugLog";
+import { DEFAULT_MANAGEMENT_PORT, type KubernetesRouteInput } from "./kubernetesRouteInput";
 
 export interface ClientSettings {
     /** Names the resource in debug lines. */
@@ -18,6 +21,7 @@ export interface ClientSettings {
     gatewayUrl?: string;
     auth?: ManagementAuth;
     tls?: ManagementTls;
+    kubernetes?: KubernetesRouteInput;
 }
 
 export interface Clients {
@@ -25,8 +29,23 @@ export interface Clients {
     gateway?: GatewayClient;
 }
 
-export function clientsFor(settings: ClientSettings, timeoutMs?: number): Clients {
+/**
+ * The clients for these settings. `kubeconfig`: the fallback when the kubernetes route names none (stack config
+ * kubernetes:kubeconfig); without either, KUBECONFIG or ~/.kube/config. Throws when the kubeconfig cannot be used.
+ */
+export async function clientsFor(settings: ClientSettings, timeoutMs?: number, kubeconfig?: string): Promise<Clients> {
     const connection: ConnectionSettings = { tls: settings.tls, log: debugLogFor(subject(settings.resourceName)) };
+    const route = settings.kubernetes;
+    if (route !== undefined) {
+        const resolved = await resolveServiceRoute(
+            { ...route, port: route.managementPort ?? DEFAULT_MANAGEMENT_PORT, kubeconfig: route.kubeconfig ?? kubeconfig },
+            connection,
+        );
+        const cluster = new ClusterClient({ managementUrl: resolved.baseUrl, basePath: settings.basePath, timeoutMs, connection: resolved.connection });
+        const gatewayUrl = route.gatewayPort === undefined ? undefined : resolved.toPort(route.gatewayPort);
+        const gateway = gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl, timeoutMs, connection: resolved.connection });
+        return { cluster, gateway };
+    }
     const auth = apiAuthOf(settings.auth, settings.managementUrl, connection);
     const cluster = new ClusterClient({ managementUrl: settings.managementUrl, basePath: settings.basePath, auth, timeoutMs, connection });
     const gateway = settings.gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl: settings.gatewayUrl, auth, timeoutMs, connection });

@@ -2,6 +2,7 @@
 // every rule checked with a failure that names the field, and values Pulumi does not know yet (preview) let
 // through untouched. Nothing here talks to the cluster.
 
+import { type KubernetesRouteInput, checkKubernetesRoute } from "./kubernetesRouteInput";
 import { type TlsInput, checkTls } from "./tlsInput";
 import { UNKNOWN, containsUnknown, isUnknown } from "./unknowns";
 
@@ -41,6 +42,8 @@ export interface ClusterScaleInputs {
     basePath: string;
     auth?: ManagementAuth;
     tls?: TlsInput;
+    /** The route through the Kubernetes API server, instead of managementUrl/gatewayUrl ("" then). */
+    kubernetes?: KubernetesRouteInput;
     brokers?: number[];
     brokerCount?: number;
     partitionCount?: number;
@@ -92,8 +95,18 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
         failures.push({ property, reason });
     };
 
-    const managementUrl = resolveUrl(news.managementUrl, "managementUrl", "platform:managementUrl", "PLATFORM_MANAGEMENT_URL", defaults, true, fail);
-    const gatewayUrl = resolveUrl(news.gatewayUrl, "gatewayUrl", "platform:gatewayUrl", "PLATFORM_GATEWAY_URL", defaults, false, fail);
+    const kubernetes = checkKubernetesRoute(news.kubernetes, fail);
+    const viaKubernetes = news.kubernetes !== undefined && news.kubernetes !== null;
+    if (viaKubernetes && news.managementUrl !== undefined && news.managementUrl !== null) fail("managementUrl", "give managementUrl or kubernetes, not both");
+    if (viaKubernetes && news.gatewayUrl !== undefined && news.gatewayUrl !== null) {
+        fail("gatewayUrl", "with kubernetes, the gateway is reached through the same route: set kubernetes.gatewayPort instead of gatewayUrl");
+    }
+    if (viaKubernetes && news.auth !== undefined && news.auth !== null) {
+        fail("auth", "auth cannot be combined with kubernetes: the Kubernetes API server authenticates with the kubeconfig, and drops the Authorization header before it reaches the management API");
+    }
+    // Through Kubernetes, the URL fallbacks (stack config, environment) do not apply.
+    const managementUrl = viaKubernetes ? "" : resolveUrl(news.managementUrl, "managementUrl", "platform:managementUrl", "PLATFORM_MANAGEMENT_URL", defaults, true, fail);
+    const gatewayUrl = viaKubernetes ? undefined : resolveUrl(news.gatewayUrl, "gatewayUrl", "platform:gatewayUrl", "PLATFORM_GATEWAY_URL", defaults, false, fail);
     const basePath = checkBasePath(news.basePath, fail);
 
     const brokers = checkBrokerList(news.brokers, fail);
@@ -149,12 +162,13 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     if (gatewayUrl !== undefined) inputs.gatewayUrl = gatewayUrl;
     if (auth !== undefined) inputs.auth = auth;
     if (tls !== undefined) inputs.tls = tls;
+    if (kubernetes !== undefined) inputs.kubernetes = kubernetes;
     if (brokers !== undefined) inputs.brokers = brokers;
     if (brokerCount !== undefined) inputs.brokerCount = brokerCount;
     if (partitionCount !== undefined) inputs.partitionCount = partitionCount;
     if (replicationFactor !== undefined) inputs.replicationFactor = replicationFactor;
 
-    const requestFields = [inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force];
+    const requestFields = [inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.kubernetes, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force];
     return { inputs, failures, hasUnknowns: requestFields.some(containsUnknown) };
 }
 

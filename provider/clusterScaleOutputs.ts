@@ -10,6 +10,7 @@
 import type { BrokerState, ChangeRecord as ApiChangeRecord, ClusterState, Operation } from "../sdk/schemas";
 import type { ClusterScaleInputs, ManagementAuth, ManagementTls } from "./clusterScaleInputs";
 import type { ChangeFingerprint, KnownChange } from "./clusterScaleOwnership";
+import type { KubernetesRouteInput } from "./kubernetesRouteInput";
 import { liveReplicationFactor, snapshotOf } from "./clusterScaleRequest";
 import type { BrokerLayout, ChangeRecord, PlannedChange } from "./clusterScaleTypes";
 
@@ -44,6 +45,8 @@ export interface ClusterScaleOutputs extends ClusterScaleSettings {
     auth?: ManagementAuth;
     /** The tls input, kept for refresh (a secret in the state: it may hold a private key). Absent when the program gave none. */
     tls?: ManagementTls;
+    /** The kubernetes route, kept for refresh (a secret in the state: it may hold a kubeconfig). Absent when the program gave none. */
+    kubernetes?: KubernetesRouteInput;
 }
 
 export type { KnownChange } from "./clusterScaleOwnership";
@@ -74,9 +77,17 @@ export function changedSettings(olds: Partial<ClusterScaleSettings>, news: Clust
 }
 
 /** The outputs with the credentials and TLS settings the program gave (none: no `auth` or `tls` output at all). */
-export function withCredentials(outputs: ClusterScaleOutputs, given: { auth?: ManagementAuth; tls?: ManagementTls }): ClusterScaleOutputs {
-    const { auth: _auth, tls: _tls, ...rest } = outputs;
-    return { ...rest, ...(given.auth === undefined ? {} : { auth: given.auth }), ...(given.tls === undefined ? {} : { tls: given.tls }) };
+export function withCredentials(
+    outputs: ClusterScaleOutputs,
+    given: { auth?: ManagementAuth; tls?: ManagementTls; kubernetes?: KubernetesRouteInput },
+): ClusterScaleOutputs {
+    const { auth: _auth, tls: _tls, kubernetes: _kubernetes, ...rest } = outputs;
+    return {
+        ...rest,
+        ...(given.auth === undefined ? {} : { auth: given.auth }),
+        ...(given.tls === undefined ? {} : { tls: given.tls }),
+        ...(given.kubernetes === undefined ? {} : { kubernetes: given.kubernetes }),
+    };
 }
 
 /** Whether a secret setting differs from the one the outputs keep (compared by value, never shown). */

@@ -30,7 +30,7 @@ import type { GatewayClient } from "../sdk/gatewayClient";
 import { isTransientError } from "../sdk/http";
 import type { ClusterState, PlannedChange as ApiPlannedChange } from "../sdk/schemas";
 import { claimCluster } from "./clusterClaims";
-import { clientsFor } from "./clusterScaleClients";
+import { type ClientSettings, type Clients, clientsFor } from "./clusterScaleClients";
 import { type ClusterScaleInputs, type DesiredLayout, type InputDefaults, checkInputs, containsUnknown, desiredLayout } from "./clusterScaleInputs";
 import {
     type ClusterScaleOutputs,
@@ -45,6 +45,7 @@ import {
     withCredentials,
 } from "./clusterScaleOutputs";
 import { partialFailure } from "./clusterScaleInterrupted";
+import { type KubernetesRouteInput, describeRoute } from "./kubernetesRouteInput";
 import { availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./clusterScaleLiveness";
 import { fingerprintOf, leftKnownLayout, runsKnownPlan } from "./clusterScaleOwnership";
 import { count, describeOperation, layoutLines, planLines, progressLine, subject } from "./clusterScalePlan";
@@ -117,6 +118,8 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         this.configured = {
             "platform:managementUrl": request.config.get("platform:managementUrl"),
             "platform:gatewayUrl": request.config.get("platform:gatewayUrl"),
+            // The Kubernetes provider's own setting, as @pulumi/kubernetes reads it: a fallback of the kubernetes route.
+            "kubernetes:kubeconfig": request.config.get("kubernetes:kubeconfig"),
         };
     }
 
@@ -124,7 +127,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const checked = checkInputs(olds, news, this.defaults());
         if (checked.failures.length > 0) return { failures: checked.failures };
         const inputs = checked.inputs;
-        if (!containsUnknown([inputs.managementUrl, inputs.basePath])) {
+        if (!containsUnknown([inputs.managementUrl, inputs.basePath, inputs.kubernetes])) {
             const holder = claimCluster(clusterIdOf(inputs), inputs.resourceName);
             if (holder !== undefined) {
                 const reason = `${subject(holder)} already manages this cluster (${clusterIdOf(inputs)}): two resources on one cluster undo each other's layout on every up; declare it once`;
@@ -147,7 +150,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const inputs = news as unknown as ClusterScaleInputs;
         const name = inputs.resourceName;
         const brokerField = inputs.brokerCount !== undefined ? "brokerCount" : "brokers";
-        if (containsUnknown([inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force])) {
+        if (containsUnknown([inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.kubernetes, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force])) {
             say(name, "some inputs are not known yet; the plan will be known at apply");
             return inputs.force === true ? { changes: true, replaces: [brokerField] } : { changes: true };
         }
@@ -155,9 +158,10 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const changed = changedSettings(olds, settings);
         if (secretChanged(olds.auth, inputs.auth)) changed.push("auth");
         if (secretChanged(olds.tls, inputs.tls)) changed.push("tls");
+        if (secretChanged(olds.kubernetes, inputs.kubernetes)) changed.push("kubernetes");
         const desired = desiredLayout(inputs, recordedIntent(olds));
         const recorded = recordedSnapshot(olds);
-        const { cluster, gateway } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
+        const { cluster, gateway } = await this.clients(inputs, PREVIEW_TIMEOUT_MS);
         const outcome = await planChange(cluster, desired, recorded, { retry: false });
         const replacement = (live: LiveSnapshot | undefined): pulumi.dynamic.DiffResult =>
             desired.force && live !== undefined && removedBrokers(desired, live).length > 0
@@ -214,7 +218,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         if (props === undefined || typeof props.managementUrl !== "string") {
             throw new Error(`ClusterScale ${id}: nothing recorded to refresh from (no managementUrl in state)`);
         }
-        const { cluster } = clientsFor({ ...settingsOf(props), auth: props.auth, tls: props.tls });
+        const { cluster } = await this.clients({ ...settingsOf(props), auth: props.auth, tls: props.tls, kubernetes: props.kubernetes });
         const state = await this.readForRefresh(cluster, props);
         // The live broker set becomes the inputs, in the form the program used when it still fits.
         const members = snapshotOf(state.brokers).members;
@@ -246,6 +250,15 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         }
     }
 
+    /** The SDK clients; a kubeconfig that cannot be used fails naming the kubernetes input. */
+    private async clients(settings: ClientSettings, timeoutMs?: number): Promise<Clients> {
+        try {
+            return await clientsFor(settings, timeoutMs, this.configured["kubernetes:kubeconfig"]);
+        } catch (error) {
+            throw new Error(`${subject(settings.resourceName)}: kubernetes: ${messageOf(error)}`);
+        }
+    }
+
     private defaults(): InputDefaults {
         const configured = this.configured;
         return { config: { get: (key) => configured[key] }, env: process.env };
@@ -254,7 +267,13 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     /** The first preview of a resource not in state: the one dry run create would send, printed as a plan. */
     private async previewNew(inputs: ClusterScaleInputs): Promise<{ property: string; reason: string } | undefined> {
         const name = inputs.resourceName;
-        const { cluster, gateway } = clientsFor(inputs, PREVIEW_TIMEOUT_MS);
+        let clients: Clients;
+        try {
+            clients = await this.clients(inputs, PREVIEW_TIMEOUT_MS);
+        } catch (error) {
+            return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: kubernetes: `, "") };
+        }
+        const { cluster, gateway } = clients;
         const desired = desiredLayout(inputs);
         const outcome = await planChange(cluster, desired, undefined, { retry: false });
         switch (outcome.kind) {
@@ -333,7 +352,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     private async apply(id: string, inputs: ClusterScaleInputs, olds: ClusterScaleOutputs | undefined): Promise<ClusterScaleOutputs> {
         const name = inputs.resourceName;
         const settings = settingsOf(inputs);
-        const { cluster, gateway } = clientsFor(inputs);
+        const { cluster, gateway } = await this.clients(inputs);
         const desired = desiredLayout(inputs, recordedIntent(olds));
         // The replication factor the outputs record as intended; on a create without the input, the most replicas
         // a partition has before the change (a force removal lowers only some partitions).
@@ -596,9 +615,9 @@ function requiredClusterReason(reason: string): string {
     return `cannot reach the management API (${reason}), and PLATFORM_PREVIEW_REQUIRE_CLUSTER asks for the cluster's own plan: no preview without it`;
 }
 
-/** The resource's id: the cluster's management endpoint. */
-function clusterIdOf(settings: { managementUrl: string; basePath: string }): string {
-    return `${settings.managementUrl}${settings.basePath}`;
+/** The resource's id: the cluster's management endpoint, by URL or by its Kubernetes service. */
+function clusterIdOf(settings: { managementUrl: string; basePath: string; kubernetes?: KubernetesRouteInput }): string {
+    return `${settings.kubernetes === undefined ? settings.managementUrl : describeRoute(settings.kubernetes)}${settings.basePath}`;
 }
 
 /** Known changes, less those with the cluster's last change id that did not leave the layout they planned (another cluster's). */

@@ -222,6 +222,7 @@ function classifyFailure(error: unknown, request: ScaleRequest): PlanOutcome {
     if (error instanceof ConflictError) return { kind: "busy", pendingChangeId: error.pendingChangeId };
     if (isTransientError(error)) return { kind: "unreachable", reason: messageOf(error) };
     if (!(error instanceof PlatformError)) throw error;
+    if (error.apiServerReason !== undefined) return { kind: "rejected", property: "kubernetes", reason: apiServerRefusal(error) };
     if (error instanceof AuthError) {
         return { kind: "rejected", property: "auth", reason: messageOf(error) };
     }
@@ -242,6 +243,21 @@ function classifyFailure(error: unknown, request: ScaleRequest): PlanOutcome {
     const said = error.serverMessage ?? "";
     const property = request.kind === "patch" && /partition count/i.test(said) ? "partitionCount" : /replication factor/i.test(said) ? "replicationFactor" : "brokers";
     return { kind: "rejected", property, reason: `the cluster refuses this layout: ${messageOf(error)}` };
+}
+
+/** What the Kubernetes API server's own refusal means for the route, and what to do. */
+export function apiServerRefusal(error: PlatformError): string {
+    const said = error.serverMessage === undefined ? "" : ` Server said: ${error.serverMessage}`;
+    switch (error.apiServerReason) {
+        case "Unauthorized":
+            return `the Kubernetes API server did not accept the kubeconfig's credentials (401): check the kubeconfig and its context.${said}`;
+        case "Forbidden":
+            return `the Kubernetes API server forbids it (403): the kubeconfig's identity needs the verbs get, create and patch on services/proxy in the namespace.${said}`;
+        case "NotFound":
+            return `the Kubernetes API server has no such service or port (404): check kubernetes.service and kubernetes.managementPort.${said}`;
+        default:
+            return `the Kubernetes API server refused the request (${error.status ?? "?"} ${error.apiServerReason}).${said}`;
+    }
 }
 
 function isMethodNotAllowed(error: unknown): boolean {

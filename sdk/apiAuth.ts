@@ -28,7 +28,7 @@ export interface AuthorizedResponse {
 
 /** Sends a request with the auth applied. A GET answered 401 is sent once more with a renewed token. */
 export async function sendWithAuth(req: HttpRequest, auth: ApiAuth | undefined): Promise<AuthorizedResponse> {
-  const secrets = (req.redact ?? []).filter((value): value is string => value !== undefined);
+  const secrets = [...(req.redact ?? []), ...Object.values(req.connection?.headers ?? {})].filter((value): value is string => value !== undefined);
   if (auth === undefined) return { response: await sendWithRetry(req), secrets };
   if ("headers" in auth) {
     secrets.push(...Object.values(auth.headers));

@@ -13,6 +13,8 @@ export interface PlatformErrorDetails {
   serverMessage?: string;
   /** A short machine-readable cause, such as "ECONNREFUSED" or "UND_ERR_SOCKET". */
   code?: string;
+  /** The reason of a Kubernetes API server's own refusal (a Status object: Unauthorized, Forbidden, NotFound, ServiceUnavailable). */
+  apiServerReason?: string;
 }
 
 /** Progress of a cluster change as last observed. */
@@ -45,6 +47,7 @@ export class PlatformError extends Error {
   readonly status?: number;
   readonly serverMessage?: string;
   readonly code?: string;
+  readonly apiServerReason?: string;
 
   constructor(summary: string, details: PlatformErrorDetails = {}) {
     const message = composeMessage(summary, details);
@@ -56,6 +59,7 @@ export class PlatformError extends Error {
     this.status = details.status;
     this.serverMessage = details.serverMessage;
     this.code = details.code;
+    this.apiServerReason = details.apiServerReason;
   }
 }
 PlatformError.prototype.name = "PlatformError";

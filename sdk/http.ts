@@ -117,7 +117,7 @@ async function sendOnce(req: HttpRequest): Promise<HttpResponse> {
   const description: RequestDescription = { method: req.method, path: url.pathname + url.search };
   const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  const headers: Record<string, string> = { accept: "application/json", ...lowerCaseKeys(req.headers ?? {}) };
+  const headers: Record<string, string> = { accept: "application/json", ...lowerCaseKeys(req.connection?.headers ?? {}), ...lowerCaseKeys(req.headers ?? {}) };
   let body: string | undefined;
   if (req.json !== undefined) {
     headers["content-type"] = "application/json";
@@ -208,6 +208,7 @@ export function errorFromResponse(res: HttpResponse, secrets: readonly (string |
     request: res.request,
     status: res.status,
     serverMessage: serverMessageOf(res.text, secrets),
+    apiServerReason: apiServerReasonOf(res.text),
   };
   switch (true) {
     case res.status === 400:
@@ -324,6 +325,17 @@ function serverMessageOf(text: string, secrets: readonly (string | undefined)[])
     if (/^\s*<(!doctype html|html|head|body)\b/i.test(text)) message = htmlPageMessage(text);
   }
   return truncateMessage(redact(message, secrets));
+}
+
+/** The reason of a Kubernetes API server's Status answer (the management API never answers one). */
+function apiServerReasonOf(text: string): string | undefined {
+  if (!text.includes('"Status"')) return undefined;
+  try {
+    const data = JSON.parse(text) as { kind?: unknown; reason?: unknown };
+    return data.kind === "Status" && typeof data.reason === "string" ? data.reason : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function htmlPageMessage(html: string): string {

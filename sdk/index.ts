@@ -55,4 +55,6 @@ export type {
 } from "./schemas";
 export { TokenClient, clearTokenCache } from "./tokenClient";
 export type { ConnectionSettings, TlsSettings } from "./transport";
+export { resolveServiceRoute } from "./kubernetesRoute";
+export type { KubernetesServiceRoute, ResolvedServiceRoute } from "./kubernetesRoute";
 export type { GetTokenOptions, TokenClientOptions, TokenInfo, TokenProvider } from "./tokenClient";

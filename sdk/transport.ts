@@ -17,11 +17,17 @@ export interface TlsSettings {
   clientCertificate?: string;
   /** Private key of the client certificate. A secret. */
   clientKey?: string;
+  /** Accept any server certificate (a kubeconfig's insecure-skip-tls-verify). */
+  skipVerify?: boolean;
+  /** The name to verify the server certificate against (a kubeconfig's tls-server-name). */
+  serverName?: string;
 }
 
 /** Where a client's requests go through, what they trust, and who watches them. */
 export interface ConnectionSettings {
   tls?: TlsSettings;
+  /** Headers sent with every request (a Kubernetes API server's bearer token). Their values are secrets. */
+  headers?: Record<string, string>;
   /** Environment for the proxy variables and PLATFORM_TLS_CA_FILE (default process.env). */
   env?: Record<string, string | undefined>;
   /**
@@ -44,9 +50,12 @@ export function dispatcherFor(settings: ConnectionSettings | undefined): Dispatc
   };
   const caFile = env.PLATFORM_TLS_CA_FILE || undefined;
   const proxied = PROXY_VARIABLES.some((name) => (env[name] ?? "") !== "");
-  if (!proxied && caFile === undefined && tls.caCertificate === undefined && tls.clientCertificate === undefined) return undefined;
+  const custom = tls.caCertificate !== undefined || tls.clientCertificate !== undefined || tls.skipVerify === true || tls.serverName !== undefined;
+  if (!proxied && caFile === undefined && !custom) return undefined;
 
-  const key = createHash("sha256").update(JSON.stringify([proxy, caFile, tls.caCertificate, tls.clientCertificate, tls.clientKey])).digest("hex");
+  const key = createHash("sha256")
+    .update(JSON.stringify([proxy, caFile, tls.caCertificate, tls.clientCertificate, tls.clientKey, tls.skipVerify, tls.serverName]))
+    .digest("hex");
   const dispatchers = sharedDispatchers();
   let dispatcher = dispatchers.get(key);
   if (dispatcher === undefined) {
@@ -59,8 +68,16 @@ export function dispatcherFor(settings: ConnectionSettings | undefined): Dispatc
   return dispatcher;
 }
 
-function tlsOptions(tls: TlsSettings, caFile: string | undefined, env: Record<string, string | undefined>): { ca?: string[]; cert?: string; key?: string } {
-  const options: { ca?: string[]; cert?: string; key?: string } = {};
+interface ConnectOptions {
+  ca?: string[];
+  cert?: string;
+  key?: string;
+  rejectUnauthorized?: boolean;
+  servername?: string;
+}
+
+function tlsOptions(tls: TlsSettings, caFile: string | undefined, env: Record<string, string | undefined>): ConnectOptions {
+  const options: ConnectOptions = {};
   const extra = [tls.caCertificate, caFile === undefined ? undefined : readPem(caFile, "PLATFORM_TLS_CA_FILE")].filter((pem): pem is string => pem !== undefined);
   if (extra.length > 0) {
     // A `ca` option replaces Node's trust store: keep the system's CAs and NODE_EXTRA_CA_CERTS beside the extra ones.
@@ -69,6 +86,8 @@ function tlsOptions(tls: TlsSettings, caFile: string | undefined, env: Record<st
   }
   if (tls.clientCertificate !== undefined) options.cert = tls.clientCertificate;
   if (tls.clientKey !== undefined) options.key = tls.clientKey;
+  if (tls.skipVerify === true) options.rejectUnauthorized = false;
+  if (tls.serverName !== undefined) options.servername = tls.serverName;
   return options;
 }
 

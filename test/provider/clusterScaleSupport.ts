@@ -27,6 +27,7 @@ export interface ScaleArgs {
     force?: boolean;
     timeoutSeconds?: number;
     cancelOnTimeout?: boolean;
+    kubernetes?: Record<string, unknown>;
 }
 
 export interface RunOptions {

@@ -29,7 +29,7 @@ export function makeTlsMaterial(): TlsMaterial {
         openssl("x509", "-req", "-in", `${name}.csr`, "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", `${name}.crt`, "-days", "2", "-extfile", `${name}.ext`);
     };
     sign("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
-    sign("client", "/CN=pulumi-platform test client", "extendedKeyUsage=clientAuth\n");
+    sign("client", "/CN=platform-ci", "extendedKeyUsage=clientAuth\n");
     const read = (name: string) => readFileSync(file(name), "utf8");
     return {
         caCertificate: read("ca.crt"),
