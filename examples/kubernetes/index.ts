@@ -6,11 +6,12 @@ import * as k8s from "@pulumi/kubernetes";
 import { BrokerStatefulSetScaling } from "pulumi-platform";
 
 const config = new pulumi.Config();
-const platform = new pulumi.Config("platform");
 
 const release = "camunda";
 // The chart's orchestration (broker) StatefulSet: `<release>-zeebe` in charts 12.x and 13.x.
 const brokerStatefulSet = `${release}-zeebe`;
+// The chart's gateway Service, which exposes the management API (9600) and the REST API (8080).
+const gatewayService = config.get("gatewayService") ?? `${release}-zeebe-gateway`;
 // Read by the brokers once, when the cluster is first created. Never change them afterwards: scale with the
 // layout below. (A later change here changes no layout, only restarts every broker with a configuration that
 // disagrees with the cluster.)
@@ -60,7 +61,10 @@ const scaling = new BrokerStatefulSetScaling(
     {
         statefulSet: { namespace: brokerNamespace, name: brokerStatefulSet },
         clusterScale: {
-            managementUrl: platform.require("managementUrl"),
+            // Through the Kubernetes API server's service proxy, with the kubeconfig the Kubernetes provider uses
+            // (stack config kubernetes:kubeconfig, else KUBECONFIG, else ~/.kube/config): no port-forward, and it
+            // works from a laptop or a hosted CI runner. The identity needs get, create and patch on services/proxy.
+            kubernetes: { namespace: brokerNamespace, service: gatewayService, managementPort: 9600, gatewayPort: 8080 },
             brokerCount: config.getNumber("brokerCount") ?? bootstrap.clusterSize,
             partitionCount: config.getNumber("partitionCount") ?? bootstrap.partitionCount,
             replicationFactor: config.getNumber("replicationFactor") ?? bootstrap.replicationFactor,

@@ -134,7 +134,8 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
     const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi/package.json")] })) as { load(text: string): unknown };
     const workflow = yaml.load(readFileSync(join(EXAMPLES, "pipeline", "pulumi.yml"), "utf8")) as Workflow;
     const stepIndex = (job: Job, match: (step: Step) => boolean) => job.steps.findIndex(match);
-    const pulumiStep = (job: Job, command: string) => job.steps.find((step) => step.run?.startsWith(`pulumi ${command} `));
+    const runsPulumi = (step: Step, command: string) => (step.run ?? "").split("\n").some((line) => /^(\w+="[^"]*" )*pulumi /.test(line) && line.includes(`pulumi ${command} `));
+    const pulumiStep = (job: Job, command: string) => job.steps.find((step) => runsPulumi(step, command));
 
     it("previews every pull request to main and applies every push to main", () => {
         assert.deepEqual(workflow.on.pull_request?.branches, ["main"]);
@@ -152,7 +153,7 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
             const job = workflow.jobs[name];
             const install = stepIndex(job, (step) => step.run === "npm ci");
             assert.ok(install >= 0, `${name}: no npm ci`);
-            assert.ok(install < stepIndex(job, (step) => step.run?.startsWith(`pulumi ${command} `) === true), `${name}: npm ci after pulumi`);
+            assert.ok(install < stepIndex(job, (step) => runsPulumi(step, command)), `${name}: npm ci after pulumi`);
         }
     });
 
@@ -163,8 +164,17 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
         assert.ok((workflow.jobs.up["timeout-minutes"] ?? 360) * 60 > 1800, "the job must outlive ClusterScale's default timeoutSeconds");
     });
 
+    it("writes the kubeconfig to a private file for the Pulumi step only, and insists on the cluster's plan in previews", () => {
+        for (const [name, command] of [["preview", "preview"], ["up", "up"]] as const) {
+            const run = pulumiStep(workflow.jobs[name], command)?.run ?? "";
+            assert.match(run, /umask 077 && printf '%s' "\$KUBECONFIG_DATA" > "\$RUNNER_TEMP\/kubeconfig"/, name);
+            assert.match(run, new RegExp(`KUBECONFIG="\\$RUNNER_TEMP/kubeconfig" pulumi ${command} `), name);
+        }
+        assert.equal(pulumiStep(workflow.jobs.preview, "preview")?.env?.PLATFORM_PREVIEW_REQUIRE_CLUSTER, "true");
+    });
+
     it("takes every credential from the pipeline's secrets, and hands them to the Pulumi steps only", () => {
-        const credentials = ["PULUMI_ACCESS_TOKEN", "PLATFORM_MANAGEMENT_URL", "PLATFORM_CONSOLE_CLIENT_ID", "PLATFORM_CONSOLE_CLIENT_SECRET"];
+        const credentials = ["PULUMI_ACCESS_TOKEN", "KUBECONFIG_DATA", "PLATFORM_CONSOLE_CLIENT_ID", "PLATFORM_CONSOLE_CLIENT_SECRET"];
         for (const [name, command] of [["preview", "preview"], ["up", "up"]] as const) {
             const job = workflow.jobs[name];
             const env = pulumiStep(job, command)?.env ?? {};
