@@ -1,7 +1,7 @@
 // The `kubernetes` input of ClusterScale: reach the management API (and the gateway) through the Kubernetes API
 // server's service proxy with a kubeconfig, instead of a URL. The kubeconfig is a secret wherever it is stored.
 
-import { containsUnknown } from "./unknowns";
+import { objectInput } from "./objectInput";
 
 export const DEFAULT_MANAGEMENT_PORT = 9600;
 
@@ -23,18 +23,10 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** Validates the input without echoing the kubeconfig. */
 export function checkKubernetesRoute(value: unknown, fail: (property: string, reason: string) => void): KubernetesRouteInput | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (containsUnknown(value)) return value as KubernetesRouteInput;
-    if (typeof value !== "object" || Array.isArray(value)) {
-        fail("kubernetes", "kubernetes must be an object with namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context)");
-        return undefined;
-    }
-    const raw = value as Record<string, unknown>;
-    const extra = Object.keys(raw).filter((key) => !FIELDS.includes(key) && raw[key] !== undefined);
-    if (extra.length > 0) {
-        fail("kubernetes", `kubernetes has unknown field(s) ${extra.join(", ")}: use ${FIELDS.join(", ")}`);
-        return undefined;
-    }
+    const input = objectInput(value, "kubernetes", FIELDS, "namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context)", fail);
+    if (input.kind === "unknown") return value as KubernetesRouteInput;
+    if (input.kind !== "object") return undefined;
+    const raw = input.fields;
     let ok = true;
     const problem = (field: string, reason: string) => {
         fail(`kubernetes.${field}`, `kubernetes.${field} ${reason}`);

@@ -1,7 +1,7 @@
 // The `tls` input of ClusterScale and AdminClient: a private CA to trust and a client certificate, as PEM text.
 // The provider receives it in plaintext; resources keep it as a secret (it may hold a private key).
 
-import { containsUnknown } from "./unknowns";
+import { objectInput } from "./objectInput";
 
 export interface TlsInput {
     caCertificate?: string;
@@ -11,19 +11,11 @@ export interface TlsInput {
 
 /** PEM text only; never echoes it in a failure (a key is a secret, and certificates are long). */
 export function checkTls(value: unknown, fail: (property: string, reason: string) => void): TlsInput | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (containsUnknown(value)) return value as TlsInput;
-    if (typeof value !== "object" || Array.isArray(value)) {
-        fail("tls", "tls must be an object with caCertificate, and clientCertificate with clientKey (PEM text)");
-        return undefined;
-    }
-    const raw = value as Record<string, unknown>;
     const known = ["caCertificate", "clientCertificate", "clientKey"];
-    const extra = Object.keys(raw).filter((key) => !known.includes(key) && raw[key] !== undefined);
-    if (extra.length > 0) {
-        fail("tls", `tls has unknown field(s) ${extra.join(", ")}: use caCertificate, clientCertificate and clientKey`);
-        return undefined;
-    }
+    const input = objectInput(value, "tls", known, "caCertificate, and clientCertificate with clientKey (PEM text)", fail);
+    if (input.kind === "unknown") return value as TlsInput;
+    if (input.kind !== "object") return undefined;
+    const raw = input.fields;
     const tls: TlsInput = {};
     let ok = true;
     for (const key of known as (keyof TlsInput)[]) {

@@ -2,9 +2,9 @@
 // program did not ask for, and every failure says what happened and leaves a state the next up resumes from.
 // Each case runs through the real provider host against the emulator, as an operator would meet it.
 import * as assert from "assert";
-import * as net from "net";
 import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScaleTypes";
 import { waitForChange } from "../../sdk/changeWaiter";
+import { unusedPort } from "../support/ports";
 import { ClusterScaleFixture, dryRuns, failed, layout, mutating, output, printed, requestLine, succeeded } from "./clusterScaleSupport";
 
 describe("ClusterScale on the cluster's bad days", function () {
@@ -242,12 +242,3 @@ describe("ClusterScale on the cluster's bad days", function () {
         assert.strictEqual(after.version, before.version, "the cluster changed");
     });
 });
-
-/** A loopback port nothing listens on. */
-async function unusedPort(): Promise<number> {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as net.AddressInfo).port;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return port;
-}

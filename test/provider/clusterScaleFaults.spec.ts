@@ -2,9 +2,9 @@
 // timeout (and the next up that resumes it), a change someone else started, and a management API that cannot
 // be reached during preview.
 import * as assert from "assert";
-import * as net from "net";
 import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScaleTypes";
 import { waitForChange } from "../../sdk/changeWaiter";
+import { unusedPort } from "../support/ports";
 import { ClusterScaleFixture, dryRuns, failed, layout, mutating, output, printed, requestLine, succeeded } from "./clusterScaleSupport";
 
 describe("ClusterScale: faults, timeouts and changes started elsewhere", function () {
@@ -222,12 +222,3 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "create"), run.result.stdout);
     });
 });
-
-/** A loopback port nothing listens on. */
-async function unusedPort(): Promise<number> {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as net.AddressInfo).port;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return port;
-}

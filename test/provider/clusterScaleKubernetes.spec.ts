@@ -4,13 +4,13 @@
 import * as assert from "assert";
 import * as fs from "fs";
 import * as path from "path";
-import { KubeApiServer } from "../emulator/kubeApiServer";
+import type { KubeApiServer } from "../emulator/kubeApiServer";
 import { isSecret } from "../engine";
-import { kubeconfigYaml } from "../support/kubeconfig";
+import { KUBE_USERS, apiServerStandIn, kubeconfigYaml } from "../support/kubeconfig";
 import { type TlsMaterial, makeTlsMaterial } from "../support/tlsMaterial";
 import { ClusterScaleFixture, failed, mutating, output, printed, succeeded } from "./clusterScaleSupport";
 
-const TOKEN = "k8s-token-3b9e1d7c55";
+const TOKEN = KUBE_USERS.token;
 const NO_URL = { "platform:managementUrl": "" };
 
 describe("ClusterScale through the Kubernetes API server (service proxy)", function () {
@@ -24,16 +24,7 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
     before(async () => {
         await fixture.start();
         tls = makeTlsMaterial();
-        apiServer = new KubeApiServer({
-            namespace: "camunda",
-            service: "platform-gateway",
-            ports: { 9600: fixture.emulator.managementUrl, 8080: fixture.emulator.gatewayUrl },
-            certificate: tls.serverCertificate,
-            key: tls.serverKey,
-            ca: tls.caCertificate,
-            tokens: { [TOKEN]: { name: "ci", verbs: ["get", "create", "patch"] }, "viewer-token-42": { name: "viewer", verbs: ["get"] } },
-            certificateUsers: { "platform-ci": { name: "platform-ci", verbs: ["get", "create", "patch"] } },
-        });
+        apiServer = apiServerStandIn(tls, fixture.emulator.managementUrl, fixture.emulator.gatewayUrl);
         await apiServer.start();
     });
     after(async () => {
@@ -90,7 +81,7 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
         const unknownToken = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig("not-known-token") }) }, { config: NO_URL });
         assert.match(failed(unknownToken), /property kubernetes .*the Kubernetes API server did not accept the kubeconfig's credentials \(401\)/);
 
-        const viewer = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig("viewer-token-42") }) }, { config: NO_URL });
+        const viewer = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig(KUBE_USERS.viewerToken) }) }, { config: NO_URL });
         const forbidden = failed(viewer);
         assert.match(forbidden, /needs the verbs get, create and patch on services\/proxy in the namespace/);
         assert.match(forbidden, /User "viewer" cannot create resource "services\/proxy"/);

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { ClusterClient } from "../../sdk/clusterClient";
 import { PlatformError } from "../../sdk/errors";
 import { resolveServiceRoute } from "../../sdk/kubernetesRoute";
-import { KubeApiServer } from "../emulator/kubeApiServer";
-import { kubeconfigYaml } from "../support/kubeconfig";
+import type { KubeApiServer } from "../emulator/kubeApiServer";
+import { KUBE_USERS, apiServerStandIn, kubeconfigYaml } from "../support/kubeconfig";
 import { type TlsMaterial, makeTlsMaterial } from "../support/tlsMaterial";
 import { rejection, useEmulator } from "./support";
 
@@ -15,20 +15,11 @@ describe("sdk: the route through the Kubernetes API server's service proxy", fun
   const emulator = useEmulator();
   let tls: TlsMaterial;
   let apiServer: KubeApiServer;
-  const TOKEN = "k8s-token-5d1f0c9e7a";
+  const TOKEN = KUBE_USERS.token;
 
   before(async () => {
     tls = makeTlsMaterial();
-    apiServer = new KubeApiServer({
-      namespace: "camunda",
-      service: "platform-gateway",
-      ports: { 9600: emulator().managementUrl, 8080: emulator().gatewayUrl },
-      certificate: tls.serverCertificate,
-      key: tls.serverKey,
-      ca: tls.caCertificate,
-      tokens: { [TOKEN]: { name: "ci", verbs: ["get", "create", "patch"] }, "read-only-token-1": { name: "viewer", verbs: ["get"] } },
-      certificateUsers: { "platform-ci": { name: "platform-ci", verbs: ["get", "create", "patch"] } },
-    });
+    apiServer = apiServerStandIn(tls, emulator().managementUrl, emulator().gatewayUrl);
     await apiServer.start();
   });
   after(async () => {
@@ -66,7 +57,7 @@ describe("sdk: the route through the Kubernetes API server's service proxy", fun
     assert.equal(wrong.apiServerReason, "Unauthorized");
     assert.ok(!wrong.message.includes("not-a-known-token"));
 
-    const viewer = await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: "read-only-token-1" }));
+    const viewer = await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: KUBE_USERS.viewerToken }));
     assert.equal((await viewer.getCluster()).version, 1);
     const forbidden = await rejection(viewer.scaleBrokers([0, 1, 2], { dryRun: true }));
     assert.ok(forbidden instanceof PlatformError && forbidden.status === 403, String(forbidden));

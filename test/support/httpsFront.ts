@@ -3,6 +3,7 @@
 import * as http from "http";
 import * as https from "https";
 import type { AddressInfo } from "net";
+import { forwardRequest } from "./forward";
 
 export interface HttpsFrontOptions {
     /** Where requests go: an http origin. */
@@ -39,15 +40,6 @@ export class HttpsFront {
 
     private forward(request: http.IncomingMessage, response: http.ServerResponse): void {
         const target = new URL(request.url ?? "/", this.options.target);
-        const upstream = http.request(target, { method: request.method, headers: { ...request.headers, host: target.host } }, (answer) => {
-            this.forwarded++;
-            response.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(response);
-        });
-        upstream.on("error", () => {
-            response.writeHead(502);
-            response.end();
-        });
-        request.pipe(upstream);
+        forwardRequest(request, response, target, { ...request.headers, host: target.host }, () => this.forwarded++);
     }
 }

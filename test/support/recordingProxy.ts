@@ -3,6 +3,7 @@
 import * as http from "http";
 import * as net from "net";
 import type { AddressInfo } from "net";
+import { forwardRequest } from "./forward";
 
 export interface ProxiedRequest {
     /** `GET http://127.0.0.1:1234/actuator/cluster`, or `CONNECT 127.0.0.1:1234`. */
@@ -35,16 +36,7 @@ export class RecordingProxy {
 
     private forward(request: http.IncomingMessage, response: http.ServerResponse): void {
         this.seen.push({ line: `${request.method} ${request.url}` });
-        const target = new URL(request.url ?? "");
-        const upstream = http.request(target, { method: request.method, headers: request.headers }, (answer) => {
-            response.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(response);
-        });
-        upstream.on("error", () => {
-            response.writeHead(502);
-            response.end();
-        });
-        request.pipe(upstream);
+        forwardRequest(request, response, new URL(request.url ?? ""));
     }
 
     private tunnel(request: http.IncomingMessage, client: net.Socket, head: Buffer): void {
