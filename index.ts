@@ -1,9 +1,7 @@
-// Package root: the Pulumi resources and the SDK under them.
+// Package root: the Pulumi resources and the SDK under them. The Kubernetes helper is `pulumi-platform/kubernetes`.
 export { ClusterScale } from "./provider/clusterScale";
 export type { ClusterScaleArgs, KubernetesRouteArgs, ManagementAuthArgs, TlsArgs } from "./provider/clusterScale";
 export type { BrokerLayout, ChangeRecord as ClusterChangeRecord, PartitionReplica, PlannedChange as ClusterPlannedChange } from "./provider/clusterScaleTypes";
-export { BrokerStatefulSetScaling } from "./provider/brokerStatefulSetScaling";
-export type { BrokerStatefulSetArgs, BrokerStatefulSetScalingArgs } from "./provider/brokerStatefulSetScaling";
 export { AdminClient } from "./provider/adminClient";
 export type { AdminClientArgs } from "./provider/adminClient";
 export type { OrganizationMember } from "./provider/adminClientTypes";

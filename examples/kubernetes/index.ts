@@ -3,7 +3,7 @@
 // names them, removed brokers stop only after it has completed. See README.md next to this file.
 import * as pulumi from "@pulumi/pulumi";
 import * as k8s from "@pulumi/kubernetes";
-import { BrokerStatefulSetScaling } from "pulumi-platform";
+import { BrokerStatefulSetScaling } from "pulumi-platform/kubernetes";
 
 const config = new pulumi.Config();
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -169,15 +169,26 @@ describe("the packed package, installed in a consumer project", function () {
             .map((entry) => `${entry.method} ${entry.path}${entry.query.dryRun ? "?dryRun=true" : ""} ${entry.status}`);
 
     it("npm pack ships compiled JavaScript and declarations only: no TypeScript sources, no tests", () => {
-        for (const file of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/provider/clusterScaleProvider.js", "dist/sdk/index.d.ts"]) {
+        const entries = ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/kubernetes.js", "kubernetes/package.json"];
+        for (const file of [...entries, "dist/provider/clusterScaleProvider.js", "dist/sdk/index.d.ts"]) {
             assert.ok(packedFiles.includes(file), `${file} is not in the package`);
         }
-        const unexpected = packedFiles.filter((file) => !["package.json", "README.md", "LICENSE"].includes(file) && !/^dist\/.+\.(js|d\.ts)$/.test(file));
+        // kubernetes/package.json makes `pulumi-platform/kubernetes` resolve without an exports map.
+        const unexpected = packedFiles.filter((file) => !["package.json", "README.md", "LICENSE", "kubernetes/package.json"].includes(file) && !/^dist\/.+\.(js|d\.ts)$/.test(file));
         assert.deepEqual(unexpected, []);
         const manifest = JSON.parse(readFileSync(join(consumer, "node_modules", "pulumi-platform", "package.json"), "utf8")) as Record<string, unknown>;
         assert.equal(manifest.main, "dist/index.js");
         assert.equal(manifest.types, "dist/index.d.ts");
         assert.equal(manifest.exports, undefined, "an exports map breaks the serialized providers' require()s of the package's files");
+    });
+
+    it("is a good guest: one @pulumi/pulumi (the consumer's), no Kubernetes packages unless asked; the helper is pulumi-platform/kubernetes", async () => {
+        const modules = join(consumer, "node_modules");
+        assert.deepEqual(installedCopies(modules, "@pulumi/pulumi"), [join(modules, "@pulumi", "pulumi")]);
+        assert.deepEqual(installedCopies(modules, "@pulumi/kubernetes"), []);
+        assert.deepEqual(installedCopies(modules, "@kubernetes/client-node"), []);
+        const { stdout } = await run(process.execPath, ["-e", 'console.log(require.resolve("pulumi-platform/kubernetes"))'], { cwd: consumer });
+        assert.equal(stdout.trim(), join(modules, "pulumi-platform", "dist", "kubernetes.js"));
     });
 
     it("loads with plain Node from the consumer's node_modules (no ts-node, no TypeScript)", async () => {
@@ -193,7 +204,7 @@ describe("the packed package, installed in a consumer project", function () {
         const { stdout } = await run(process.execPath, ["-e", script], { cwd: consumer });
         const loaded = JSON.parse(stdout) as { path: string; exports: string[]; sdk: string[]; hooks: string[] };
         assert.equal(loaded.path, join(consumer, "node_modules", "pulumi-platform", "dist", "index.js"));
-        assert.deepEqual(loaded.exports, ["AdminClient", "BrokerStatefulSetScaling", "ClusterScale", "getMembers"]);
+        assert.deepEqual(loaded.exports, ["AdminClient", "ClusterScale", "getMembers"]);
         for (const name of ["AdminClient", "ClusterClient", "GatewayClient", "TokenClient", "waitForChange", "PlatformError"]) {
             assert.ok(loaded.sdk.includes(name), `sdk.${name} is not exported`);
         }
@@ -275,3 +286,18 @@ describe("the packed package, installed in a consumer project", function () {
         });
     });
 });
+
+/** Every installed copy of a package below a node_modules directory (nested ones included). */
+function installedCopies(modules: string, name: string): string[] {
+    const copies: string[] = [];
+    const visit = (dir: string): void => {
+        if (!existsSync(dir)) return;
+        if (existsSync(join(dir, name, "package.json"))) copies.push(join(dir, name));
+        for (const entry of readdirSync(dir)) {
+            const scoped = entry.startsWith("@") ? readdirSync(join(dir, entry)).map((inner) => join(dir, entry, inner)) : [join(dir, entry)];
+            for (const packageDir of scoped) visit(join(packageDir, "node_modules"));
+        }
+    };
+    visit(modules);
+    return copies.sort();
+}
