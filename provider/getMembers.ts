@@ -16,6 +16,17 @@ export interface GetMembersArgs {
     tls?: TlsInput;
 }
 
+/** getMembers' arguments as Pulumi inputs: `config.requireSecret("clientSecret")` or another resource's outputs. */
+export type GetMembersOutputArgs = { [K in keyof GetMembersArgs]?: pulumi.Input<NonNullable<GetMembersArgs[K]>> };
+
+/**
+ * The organization's members as an Output, from arguments that may be Outputs: a secret stays a secret (and makes
+ * the result secret), so one stack config secret serves both this and AdminClient.
+ */
+export function getMembersOutput(args: GetMembersOutputArgs = {}): pulumi.Output<OrganizationMember[]> {
+    return pulumi.output(args).apply((plain) => getMembers(plain as GetMembersArgs));
+}
+
 /**
  * The organization's members, for programs that only need the data (no resource in the state):
  * `pulumi.output(getMembers())`. It runs in the program, also during preview, and shares the token disk

@@ -244,6 +244,19 @@ describe("AdminClient and getMembers: fallbacks and validation", function () {
         stack.assertNoLeaks(up);
     });
 
+    it("getMembersOutput takes the secret as a secret Output (config.requireSecret) and keeps the result secret", async () => {
+        const up = await stack.run("up", {
+            program: "admin-members-output",
+            config: { clientId: CLIENT.clientId, oauthUrl: emulator().authUrl, baseUrl: emulator().baseUrl },
+            secrets: { clientSecret: CLIENT.clientSecret },
+        });
+        succeeded(up);
+        assert.ok(isSecret(up.result.outputs.emails), "a result derived from the secret is not secret");
+        assert.deepEqual(output(up, "emails"), DEFAULT_MEMBERS.map((member) => member.email));
+        assert.equal(up.tokenRequests.length, 1);
+        stack.assertNoLeaks(up);
+    });
+
     it("getMembers without settings fails the program with what to set, sending nothing", async () => {
         const up = await stack.run("up", { program: "admin-members" });
         assert.equal(up.result.exitCode, 1);
