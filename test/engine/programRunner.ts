@@ -47,6 +47,7 @@ export async function runProgram(options: ProgramRunOptions): Promise<ProgramRun
     try {
         process.chdir(project.dir);
         // The program's own copy of the SDK (the one its `import "@pulumi/pulumi"` loads) is the one to mock.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module found at run time, by path
         const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [project.dir] })) as Pulumi;
         const plain: Record<string, string> = {};
         for (const [key, { value }] of Object.entries(config)) plain[key] = value;
@@ -92,6 +93,7 @@ export async function runProgram(options: ProgramRunOptions): Promise<ProgramRun
         try {
             await pulumi.runtime.runInPulumiStack(async () => {
                 // As the language host: the module's exports are the stack outputs; an exported function is run.
+                // eslint-disable-next-line @typescript-eslint/no-require-imports -- the program, found at run time
                 const exported: unknown = require(project.entry);
                 return exported instanceof Function ? exported() : exported;
             });

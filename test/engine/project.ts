@@ -20,6 +20,7 @@ export interface ConfigValue {
 export type StackConfig = Record<string, ConfigValue>;
 
 // js-yaml ships with @pulumi/pulumi (which parses these same files with it); load it from there.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a module found at run time, by path
 const yaml = require(require.resolve("js-yaml", { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] })) as {
     load(text: string): unknown;
 };

@@ -5,7 +5,7 @@ import * as path from "path";
 import * as readline from "readline";
 import type { CliResultMessage } from "./cli";
 import { Diagnostic, StepRecord } from "./display";
-import { Command, OperationResult, ProgramRun } from "./operation";
+import { OperationResult, ProgramRun } from "./operation";
 import { PropertyMap } from "./propertyValues";
 import { loadProject } from "./project";
 import { defaultStateFile, emptyState, StackState, StateFile } from "./stateFile";

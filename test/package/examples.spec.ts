@@ -131,6 +131,7 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
         jobs: Record<string, Job>;
     }
     // js-yaml comes with @pulumi/pulumi, which reads Pulumi.yaml with it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module found at run time, by path
     const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi/package.json")] })) as { load(text: string): unknown };
     const workflow = yaml.load(readFileSync(join(EXAMPLES, "pipeline", "pulumi.yml"), "utf8")) as Workflow;
     const stepIndex = (job: Job, match: (step: Step) => boolean) => job.steps.findIndex(match);

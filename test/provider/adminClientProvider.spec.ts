@@ -139,7 +139,7 @@ describe("AdminClient provider through the dynamic-provider host", function () {
         ]);
         // The engine stores it encrypted: the input of the same name is secret (and additionalSecretOutputs names it).
         assert.equal(created.properties.clientSecret, CLIENT.clientSecret);
-        const { __provider, clientSecret, ...outputs } = created.properties;
+        const { __provider, clientSecret: _clientSecret, ...outputs } = created.properties;
         assert.ok(!JSON.stringify(outputs).includes(CLIENT.clientSecret) && !JWT.test(JSON.stringify(outputs)));
         assert.equal(requests("auth").length, 1);
         assert.ok(await logged((line) => line === 'AdminClient "good": 3 members'), logs.join("\n"));
