@@ -3,14 +3,7 @@
 // is kept as it is and never validated.
 
 import type { AdminSettings } from "./adminClientTypes";
-import {
-    CredentialSettingName,
-    Environment,
-    StackCredentialConfig,
-    defaultAudience,
-    describeSources,
-    settingFromConfigOrEnv,
-} from "./credentials";
+import { CredentialSettingName, Environment, StackCredentialConfig, defaultAudience, describeSources, settingFromConfigOrEnv } from "./credentials";
 
 /** What the engine sends for a value that is not known yet (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -33,7 +26,7 @@ export interface ResolvedAdminSettings {
 export function resolveAdminSettings(given: GivenAdminSettings, config: StackCredentialConfig, env: Environment): ResolvedAdminSettings {
     const failures: SettingFailure[] = [];
     const setting = (name: keyof AdminSettings, isUrl: boolean, fallback?: () => string | undefined): string => {
-        const raw = given[name] !== undefined ? given[name] : settingFromConfigOrEnv(name, config, env) ?? fallback?.();
+        const raw = given[name] !== undefined ? given[name] : (settingFromConfigOrEnv(name, config, env) ?? fallback?.());
         const reason = settingProblem(name, raw, isUrl);
         if (reason !== undefined) {
             failures.push({ property: name, reason });
@@ -47,8 +40,7 @@ export function resolveAdminSettings(given: GivenAdminSettings, config: StackCre
     // Unset, the audience is the host name of baseUrl: unknown while baseUrl is unknown, and not
     // reported as missing when baseUrl itself failed (its failure says enough).
     const audienceSet = given.audience !== undefined || settingFromConfigOrEnv("audience", config, env) !== undefined;
-    const audience =
-        !audienceSet && (baseUrl === UNKNOWN || baseUrl === "") ? baseUrl : setting("audience", false, () => defaultAudience(baseUrl));
+    const audience = !audienceSet && (baseUrl === UNKNOWN || baseUrl === "") ? baseUrl : setting("audience", false, () => defaultAudience(baseUrl));
     return { settings: { clientId, oauthUrl, audience, baseUrl }, failures };
 }
 

@@ -102,11 +102,18 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
         fail("gatewayUrl", "with kubernetes, the gateway is reached through the same route: set kubernetes.gatewayPort instead of gatewayUrl");
     }
     if (viaKubernetes && news.auth !== undefined && news.auth !== null) {
-        fail("auth", "auth cannot be combined with kubernetes: the Kubernetes API server authenticates with the kubeconfig, and drops the Authorization header before it reaches the management API");
+        fail(
+            "auth",
+            "auth cannot be combined with kubernetes: the Kubernetes API server authenticates with the kubeconfig, and drops the Authorization header before it reaches the management API",
+        );
     }
     // Through Kubernetes, the URL fallbacks (stack config, environment) do not apply.
-    const managementUrl = viaKubernetes ? "" : resolveUrl(news.managementUrl, "managementUrl", "platform:managementUrl", "PLATFORM_MANAGEMENT_URL", defaults, true, fail);
-    const gatewayUrl = viaKubernetes ? undefined : resolveUrl(news.gatewayUrl, "gatewayUrl", "platform:gatewayUrl", "PLATFORM_GATEWAY_URL", defaults, false, fail);
+    const managementUrl = viaKubernetes
+        ? ""
+        : resolveUrl(news.managementUrl, "managementUrl", "platform:managementUrl", "PLATFORM_MANAGEMENT_URL", defaults, true, fail);
+    const gatewayUrl = viaKubernetes
+        ? undefined
+        : resolveUrl(news.gatewayUrl, "gatewayUrl", "platform:gatewayUrl", "PLATFORM_GATEWAY_URL", defaults, false, fail);
     const basePath = checkBasePath(news.basePath, fail);
 
     const brokers = checkBrokerList(news.brokers, fail);
@@ -131,10 +138,7 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
 
     const oldPartitionCount = typeof olds.partitionCount === "number" ? olds.partitionCount : undefined;
     if (typeof partitionCount === "number" && oldPartitionCount !== undefined && partitionCount < oldPartitionCount) {
-        fail(
-            "partitionCount",
-            `partitionCount ${partitionCount} is below the current ${oldPartitionCount}: partitions can only be added, never removed`,
-        );
+        fail("partitionCount", `partitionCount ${partitionCount} is below the current ${oldPartitionCount}: partitions can only be added, never removed`);
     }
 
     if (force === true) {
@@ -168,7 +172,18 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     if (partitionCount !== undefined) inputs.partitionCount = partitionCount;
     if (replicationFactor !== undefined) inputs.replicationFactor = replicationFactor;
 
-    const requestFields = [inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.kubernetes, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force];
+    const requestFields = [
+        inputs.managementUrl,
+        inputs.basePath,
+        inputs.auth,
+        inputs.tls,
+        inputs.kubernetes,
+        inputs.brokers,
+        inputs.brokerCount,
+        inputs.partitionCount,
+        inputs.replicationFactor,
+        inputs.force,
+    ];
     return { inputs, failures, hasUnknowns: requestFields.some(containsUnknown) };
 }
 

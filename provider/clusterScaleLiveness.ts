@@ -60,10 +60,14 @@ export function downRefusal(state: Availability | undefined): string | undefined
     if (state === undefined) return undefined;
     const reasons: string[] = [];
     if (state.downKept.length > 0) {
-        reasons.push(`${brokers(state.downKept)} ${state.downKept.length === 1 ? "is" : "are"} down (the gateway does not list ${state.downKept.length === 1 ? "it" : "them"}): a change without force needs every broker up; start ${state.downKept.length === 1 ? "it" : "them"} again, or remove ${state.downKept.length === 1 ? "it" : "them"} with force: true if gone for good`);
+        reasons.push(
+            `${brokers(state.downKept)} ${state.downKept.length === 1 ? "is" : "are"} down (the gateway does not list ${state.downKept.length === 1 ? "it" : "them"}): a change without force needs every broker up; start ${state.downKept.length === 1 ? "it" : "them"} again, or remove ${state.downKept.length === 1 ? "it" : "them"} with force: true if gone for good`,
+        );
     }
     if (state.downRemoved.length > 0) {
-        reasons.push(`${brokers(state.downRemoved)}, which this change removes, ${state.downRemoved.length === 1 ? "is" : "are"} down: a removal without force needs the broker up to move its partitions away; remove ${state.downRemoved.length === 1 ? "it" : "them"} with force: true instead`);
+        reasons.push(
+            `${brokers(state.downRemoved)}, which this change removes, ${state.downRemoved.length === 1 ? "is" : "are"} down: a removal without force needs the broker up to move its partitions away; remove ${state.downRemoved.length === 1 ? "it" : "them"} with force: true instead`,
+        );
     }
     return reasons.length === 0 ? undefined : reasons.join("; ");
 }

@@ -50,14 +50,22 @@ export function leftKnownLayout(known: KnownChange, brokers: readonly BrokerLike
 }
 
 function planDigest(operations: readonly OperationLike[]): string {
-    const lines = operations.map((op) => [op.operation, op.brokerId, op.partitionId, op.priority, [...(op.brokers ?? [])].sort((a, b) => a - b).join(" ")].join("|"));
+    const lines = operations.map((op) =>
+        [op.operation, op.brokerId, op.partitionId, op.priority, [...(op.brokers ?? [])].sort((a, b) => a - b).join(" ")].join("|"),
+    );
     return digest(lines.sort());
 }
 
 function layoutDigest(brokers: readonly BrokerLike[]): string {
     const lines = brokers
         .filter((broker) => broker.state !== "LEFT")
-        .map((broker) => `${broker.id}:${[...broker.partitions].sort((a, b) => a.id - b.id).map((p) => `${p.id}(${p.priority})`).join(" ")}`);
+        .map(
+            (broker) =>
+                `${broker.id}:${[...broker.partitions]
+                    .sort((a, b) => a.id - b.id)
+                    .map((p) => `${p.id}(${p.priority})`)
+                    .join(" ")}`,
+        );
     return digest(lines.sort());
 }
 

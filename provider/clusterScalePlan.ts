@@ -121,5 +121,8 @@ function priorityOf(brokers: readonly BrokerState[], brokerId: number, partition
 }
 
 function holders(brokers: readonly BrokerState[], partitionId: number): number[] {
-    return brokers.filter((b) => b.partitions.some((p) => p.id === partitionId)).map((b) => b.id).sort((a, b) => a - b);
+    return brokers
+        .filter((b) => b.partitions.some((p) => p.id === partitionId))
+        .map((b) => b.id)
+        .sort((a, b) => a - b);
 }

@@ -150,7 +150,20 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const inputs = news as unknown as ClusterScaleInputs;
         const name = inputs.resourceName;
         const brokerField = inputs.brokerCount !== undefined ? "brokerCount" : "brokers";
-        if (containsUnknown([inputs.managementUrl, inputs.basePath, inputs.auth, inputs.tls, inputs.kubernetes, inputs.brokers, inputs.brokerCount, inputs.partitionCount, inputs.replicationFactor, inputs.force])) {
+        if (
+            containsUnknown([
+                inputs.managementUrl,
+                inputs.basePath,
+                inputs.auth,
+                inputs.tls,
+                inputs.kubernetes,
+                inputs.brokers,
+                inputs.brokerCount,
+                inputs.partitionCount,
+                inputs.replicationFactor,
+                inputs.force,
+            ])
+        ) {
             say(name, "some inputs are not known yet; the plan will be known at apply");
             return inputs.force === true ? { changes: true, replaces: [brokerField] } : { changes: true };
         }
@@ -192,7 +205,10 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 if (refusal !== undefined) throw new Error(`${subject(name)}: force: ${refusal}`);
                 if (desired.force && removedBrokers(desired, outcome.live).length > 0) {
                     // The engine checks the replacement as a new resource right after this, and that check prints the plan.
-                    say(name, `force removal of broker(s) ${removedBrokers(desired, outcome.live).join(", ")} replaces this resource (force is never an in-place update)`);
+                    say(
+                        name,
+                        `force removal of broker(s) ${removedBrokers(desired, outcome.live).join(", ")} replaces this resource (force is never an in-place update)`,
+                    );
                 } else {
                     sayLines(planLines(name, outcome.plan, "up will apply"));
                 }
@@ -379,7 +395,11 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             } catch (error) {
                 const reason = `cannot read the cluster: ${messageOf(error).replace(/\.$/, "")}`;
                 // A change of this resource may be running (sent with no clear answer, or left by an earlier run): keep its id.
-                if (inFlight !== undefined) fail(inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS", intended), `${reason}; change ${inFlight.changeId} may be running: the next up waits for it`);
+                if (inFlight !== undefined)
+                    fail(
+                        inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS", intended),
+                        `${reason}; change ${inFlight.changeId} may be running: the next up waits for it`,
+                    );
                 // Reading goes through the lowest broker, which a force removal may be removing because it is gone; the
                 // force request itself goes to the lowest broker it keeps. So a force removal goes on from its dry run.
                 if (!desired.force || !isTransientError(error)) throw new Error(`${subject(name)}: ${reason}${round === 1 ? ". Nothing was sent." : ""}`);
@@ -389,7 +409,10 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 const pendingId = state.pendingChange.id;
                 const operations = [...state.pendingChange.completed, ...state.pendingChange.pending];
                 if (inFlight?.changeId === pendingId && !runsKnownPlan(inFlight, operations)) {
-                    say(name, `change ${pendingId} has the id of a change of this resource but another plan (a rebuilt cluster numbers its changes anew); it is treated as another client's change`);
+                    say(
+                        name,
+                        `change ${pendingId} has the id of a change of this resource but another plan (a rebuilt cluster numbers its changes anew); it is treated as another client's change`,
+                    );
                     inFlight = undefined;
                 }
                 if (inFlight?.changeId === pendingId && inFlight.plannedChanges.length === 0) {
@@ -418,7 +441,10 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
 
             const planned = await planChange(cluster, desired, state === undefined ? undefined : snapshotOf(state.brokers), {});
             if (planned.kind === "busy") {
-                if (state === undefined) throw new Error(`${subject(name)}: ${pendingText(planned.pendingChangeId)} is in progress and the cluster cannot be read to wait for it. Nothing was sent.`);
+                if (state === undefined)
+                    throw new Error(
+                        `${subject(name)}: ${pendingText(planned.pendingChangeId)} is in progress and the cluster cannot be read to wait for it. Nothing was sent.`,
+                    );
                 continue;
             }
             if (planned.kind === "unreachable") {
@@ -430,13 +456,16 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             if (planned.kind === "rejected") throw new Error(`${subject(name)}: ${planned.property}: ${planned.reason}. Nothing was sent.`);
             intended ??= planned.live.mostReplicas > 0 ? planned.live.mostReplicas : undefined;
             if (planned.empty) {
-                if (state === undefined) throw new Error(`${subject(name)}: cannot read the cluster, and the force removal has nothing to remove. Nothing was sent.`);
+                if (state === undefined)
+                    throw new Error(`${subject(name)}: cannot read the cluster, and the force removal has nothing to remove. Nothing was sent.`);
                 say(name, `the cluster has the requested layout (${describeLayout(state)}); nothing to send`);
                 return outputsFrom(settings, state, leftTheirLayout([inFlight, waited, recorded], state), intended);
             }
             await this.applyLiveness(name, desired, planned, gateway);
             if (unclear.length >= MAX_UNCLEAR_SENDS) {
-                throw new Error(`${subject(name)}: the management API answered ${describeAnswers(unclear)}; nothing was applied (the cluster shows no change from these requests). Run up again when it answers.`);
+                throw new Error(
+                    `${subject(name)}: the management API answered ${describeAnswers(unclear)}; nothing was applied (the cluster shows no change from these requests). Run up again when it answers.`,
+                );
             }
 
             const accepted = await this.send(name, cluster, planned.request, planned.plan);
@@ -459,7 +488,10 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 plannedChanges: plannedChangesOf(accepted.plannedChanges),
                 fingerprint: fingerprintOf(accepted.plannedChanges, accepted.expectedTopology),
             };
-            say(name, `change ${accepted.changeId} accepted (${describeRequest(planned.request)}): ${count(accepted.plannedChanges.length, "operation")}; waiting up to ${inputs.timeoutSeconds} s`);
+            say(
+                name,
+                `change ${accepted.changeId} accepted (${describeRequest(planned.request)}): ${count(accepted.plannedChanges.length, "operation")}; waiting up to ${inputs.timeoutSeconds} s`,
+            );
             const before = state;
             const outcome = await this.waitFor({
                 name,
@@ -485,7 +517,12 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
      * (timeout, reset, 502/503/504) is never answered by sending again: the caller looks at the cluster first, and
      * the change is then either running (waited for) or not (planned again from scratch).
      */
-    private async send(name: string, cluster: ClusterClient, request: ScaleRequest, dryRun: ApiPlannedChange): Promise<ApiPlannedChange | UnclearSend | "conflict"> {
+    private async send(
+        name: string,
+        cluster: ClusterClient,
+        request: ScaleRequest,
+        dryRun: ApiPlannedChange,
+    ): Promise<ApiPlannedChange | UnclearSend | "conflict"> {
         try {
             return await sendRequest(cluster, request, false, {});
         } catch (error) {
@@ -494,7 +531,10 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 return "conflict";
             }
             if (isTransientError(error) || error instanceof ResponseFormatError) {
-                say(name, `the request may or may not have been accepted (${messageOf(error)}); reading the cluster before anything else (the change would be ${dryRun.changeId})`);
+                say(
+                    name,
+                    `the request may or may not have been accepted (${messageOf(error)}); reading the cluster before anything else (the change would be ${dryRun.changeId})`,
+                );
                 return unclearSend(error);
             }
             throw new Error(`${subject(name)}: the cluster refused the change: ${messageOf(error)}`);
@@ -550,7 +590,10 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     /** A wait that ended without the change completing: plan again (undefined), or fail as the change's owner says. */
     private async waitEnded(options: WaitOptions, error: unknown): Promise<undefined> {
         const { name, cluster, changeId, ownership, onFailure } = options;
-        if (error instanceof ChangeSupersededError || (ownership === "elsewhere" && (error instanceof ChangeCancelledError || error instanceof ChangeFailedError))) {
+        if (
+            error instanceof ChangeSupersededError ||
+            (ownership === "elsewhere" && (error instanceof ChangeCancelledError || error instanceof ChangeFailedError))
+        ) {
             say(name, `${messageOf(error)}; planning again`);
             return undefined;
         }
@@ -566,7 +609,11 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             return onFailure(`${late}; ${advice}`, cancelled ? "CANCELLED" : "IN_PROGRESS", cancelled ?? (await this.tryRead(cluster)));
         }
         if (error instanceof ChangeCancelledError || error instanceof ChangeFailedError) {
-            return onFailure(`${messageOf(error)}; run up again to plan anew`, error instanceof ChangeCancelledError ? "CANCELLED" : error.changeStatus, await this.tryRead(cluster));
+            return onFailure(
+                `${messageOf(error)}; run up again to plan anew`,
+                error instanceof ChangeCancelledError ? "CANCELLED" : error.changeStatus,
+                await this.tryRead(cluster),
+            );
         }
         // Whatever else went wrong, the change was started: keep its id so the next up waits for it.
         return onFailure(`waiting for change ${changeId} failed: ${messageOf(error)}; the next up waits for it again`, "IN_PROGRESS", undefined);
@@ -622,7 +669,9 @@ function clusterIdOf(settings: { managementUrl: string; basePath: string; kubern
 
 /** Known changes, less those with the cluster's last change id that did not leave the layout they planned (another cluster's). */
 function leftTheirLayout(known: readonly (KnownChange | undefined)[], state: ClusterState): KnownChange[] {
-    return known.filter((change): change is KnownChange => change !== undefined && (change.changeId !== state.lastChange?.id || leftKnownLayout(change, state.brokers)));
+    return known.filter(
+        (change): change is KnownChange => change !== undefined && (change.changeId !== state.lastChange?.id || leftKnownLayout(change, state.brokers)),
+    );
 }
 
 /** The line about partitions that run below the intended replication factor (after a force removal), if any do. */
@@ -639,7 +688,14 @@ function shortfallLine(desired: DesiredLayout, outcome: Planned): string | undef
 function unclearSend(error: unknown): UnclearSend {
     const status = error instanceof PlatformError ? error.status : undefined;
     const code = error instanceof PlatformError ? error.code : undefined;
-    const answer = status !== undefined ? String(status) : error instanceof RequestTimeoutError ? "no answer in time" : code !== undefined ? `a broken connection (${code})` : "an unreadable answer";
+    const answer =
+        status !== undefined
+            ? String(status)
+            : error instanceof RequestTimeoutError
+              ? "no answer in time"
+              : code !== undefined
+                ? `a broken connection (${code})`
+                : "an unreadable answer";
     const retryAfterMs = error instanceof ServerError || error instanceof RateLimitedError ? error.retryAfterMs : undefined;
     return retryAfterMs === undefined ? { answer } : { answer, retryAfterMs };
 }

@@ -65,7 +65,9 @@ export interface ReplicaLoss {
 export function unaskedReplicaLosses(desired: DesiredLayout, plan: PlannedChange): ReplicaLoss[] {
     const before = replicaCounts(plan.currentTopology);
     const after = replicaCounts(plan.expectedTopology);
-    const removed = new Set(plan.currentTopology.filter((broker) => broker.state !== "LEFT" && !desired.brokers.includes(broker.id)).map((broker) => broker.id));
+    const removed = new Set(
+        plan.currentTopology.filter((broker) => broker.state !== "LEFT" && !desired.brokers.includes(broker.id)).map((broker) => broker.id),
+    );
     const losses: ReplicaLoss[] = [];
     for (const [partitionId, count] of before) {
         const remaining = after.get(partitionId) ?? 0;

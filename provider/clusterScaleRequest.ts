@@ -24,9 +24,7 @@ export interface LiveSnapshot {
     mostReplicas: number;
 }
 
-export type ScaleRequest =
-    | { kind: "brokers"; brokers: number[]; replicationFactor?: number; force: boolean }
-    | { kind: "patch"; patch: ClusterPatch };
+export type ScaleRequest = { kind: "brokers"; brokers: number[]; replicationFactor?: number; force: boolean } | { kind: "patch"; patch: ClusterPatch };
 
 export type PlanOutcome =
     /** The server's plan. `empty` also covers a force request that removes nobody (its plan only re-asserts replicas). */
@@ -94,12 +92,7 @@ export function sendRequest(cluster: ClusterClient, request: ScaleRequest, dryRu
  * only when the answer shows that the request built from `belief` does not fit the live cluster (partitions to
  * add after all, other members), or when the server has no PATCH. Never sends anything that changes the cluster.
  */
-export async function planChange(
-    cluster: ClusterClient,
-    desired: DesiredLayout,
-    belief: LiveSnapshot | undefined,
-    options: CallOptions,
-): Promise<PlanOutcome> {
+export async function planChange(cluster: ClusterClient, desired: DesiredLayout, belief: LiveSnapshot | undefined, options: CallOptions): Promise<PlanOutcome> {
     let request = buildRequest(desired, belief);
     let patchUnsupported = false;
     for (let attempt = 0; ; attempt++) {
@@ -241,7 +234,8 @@ function classifyFailure(error: unknown, request: ScaleRequest): PlanOutcome {
         };
     }
     const said = error.serverMessage ?? "";
-    const property = request.kind === "patch" && /partition count/i.test(said) ? "partitionCount" : /replication factor/i.test(said) ? "replicationFactor" : "brokers";
+    const property =
+        request.kind === "patch" && /partition count/i.test(said) ? "partitionCount" : /replication factor/i.test(said) ? "replicationFactor" : "brokers";
     return { kind: "rejected", property, reason: `the cluster refuses this layout: ${messageOf(error)}` };
 }
 

@@ -33,11 +33,13 @@ export function checkKubernetesRoute(value: unknown, fail: (property: string, re
         ok = false;
     };
     for (const field of ["namespace", "service"]) {
-        if (typeof raw[field] !== "string" || !DNS_LABEL.test(raw[field] as string)) problem(field, "must be a Kubernetes name: lower-case letters, digits and '-', at most 63 characters");
+        if (typeof raw[field] !== "string" || !DNS_LABEL.test(raw[field] as string))
+            problem(field, "must be a Kubernetes name: lower-case letters, digits and '-', at most 63 characters");
     }
     for (const field of ["managementPort", "gatewayPort"]) {
         const port = raw[field];
-        if (port !== undefined && port !== null && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65_535)) problem(field, "must be a port number from 1 to 65535");
+        if (port !== undefined && port !== null && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65_535))
+            problem(field, "must be a port number from 1 to 65535");
     }
     for (const field of ["kubeconfig", "context"]) {
         const text = raw[field];

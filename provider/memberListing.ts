@@ -26,11 +26,7 @@ export interface MemberListingOptions {
 }
 
 /** The members, or an error that names the client and the API (never the secret or a token). */
-export async function listOrganizationMembers(
-    settings: AdminSettings,
-    clientSecret: string,
-    options: MemberListingOptions = {},
-): Promise<MemberListing> {
+export async function listOrganizationMembers(settings: AdminSettings, clientSecret: string, options: MemberListingOptions = {}): Promise<MemberListing> {
     const used: TokenInfo[] = [];
     try {
         const tokens = new TokenClient({
@@ -58,10 +54,10 @@ export async function listOrganizationMembers(
         const message = error instanceof Error ? error.message : String(error);
         // The SDK never puts secrets into messages; this is the second line of defence.
         throw new Error(
-            `Cannot list the members at ${settings.baseUrl} as client '${settings.clientId}': ${redact(
-                message,
-                [clientSecret, ...used.map((info) => info.token)],
-            )}`,
+            `Cannot list the members at ${settings.baseUrl} as client '${settings.clientId}': ${redact(message, [
+                clientSecret,
+                ...used.map((info) => info.token),
+            ])}`,
         );
     }
 }

@@ -5,7 +5,13 @@ import { containsUnknown } from "./unknowns";
 export type ObjectInput = { kind: "absent" } | { kind: "unknown" } | { kind: "invalid" } | { kind: "object"; fields: Record<string, unknown> };
 
 /** Reports a failure naming `property` when the value is not an object of `known` fields (`shape` says what it should be). */
-export function objectInput(value: unknown, property: string, known: readonly string[], shape: string, fail: (property: string, reason: string) => void): ObjectInput {
+export function objectInput(
+    value: unknown,
+    property: string,
+    known: readonly string[],
+    shape: string,
+    fail: (property: string, reason: string) => void,
+): ObjectInput {
     if (value === undefined || value === null) return { kind: "absent" };
     if (containsUnknown(value)) return { kind: "unknown" };
     if (typeof value !== "object" || Array.isArray(value)) {

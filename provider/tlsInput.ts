@@ -34,4 +34,3 @@ export function checkTls(value: unknown, fail: (property: string, reason: string
     }
     return ok ? tls : undefined;
 }
-

@@ -7,45 +7,45 @@ import { TokenClient, TokenClientOptions, TokenProvider } from "./tokenClient";
 import type { ConnectionSettings } from "./transport";
 
 export interface AdminClientOptions {
-  /** Base URL of the administration API ({base_url}). */
-  baseUrl: string;
-  /** Where tokens come from; default: a TokenClient built from `token` (audience defaults to the base URL's host). */
-  tokenProvider?: TokenProvider;
-  /** Options of the default TokenClient (credentials else from the PLATFORM_* environment variables). */
-  token?: TokenClientOptions;
-  /** Time limit of one request attempt (default 30 s). */
-  timeoutMs?: number;
-  /** Proxies and TLS, for the administration API and the default TokenClient (default: from the environment only). */
-  connection?: ConnectionSettings;
+    /** Base URL of the administration API ({base_url}). */
+    baseUrl: string;
+    /** Where tokens come from; default: a TokenClient built from `token` (audience defaults to the base URL's host). */
+    tokenProvider?: TokenProvider;
+    /** Options of the default TokenClient (credentials else from the PLATFORM_* environment variables). */
+    token?: TokenClientOptions;
+    /** Time limit of one request attempt (default 30 s). */
+    timeoutMs?: number;
+    /** Proxies and TLS, for the administration API and the default TokenClient (default: from the environment only). */
+    connection?: ConnectionSettings;
 }
 
 export class AdminClient {
-  readonly baseUrl: string;
-  private readonly auth: ApiAuth;
-  private readonly timeoutMs: number;
-  private readonly connection: ConnectionSettings | undefined;
+    readonly baseUrl: string;
+    private readonly auth: ApiAuth;
+    private readonly timeoutMs: number;
+    private readonly connection: ConnectionSettings | undefined;
 
-  constructor(options: AdminClientOptions) {
-    this.baseUrl = options.baseUrl;
-    const tokenProvider = options.tokenProvider ?? new TokenClient({ adminBaseUrl: options.baseUrl, connection: options.connection, ...options.token });
-    this.auth = { tokenProvider };
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.connection = options.connection;
-  }
+    constructor(options: AdminClientOptions) {
+        this.baseUrl = options.baseUrl;
+        const tokenProvider = options.tokenProvider ?? new TokenClient({ adminBaseUrl: options.baseUrl, connection: options.connection, ...options.token });
+        this.auth = { tokenProvider };
+        this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+        this.connection = options.connection;
+    }
 
-  /** GET {baseUrl}/members: the organization's members. */
-  listMembers(options: CallOptions = {}): Promise<Member[]> {
-    return requestJsonWithAuth(
-      {
-        method: "GET",
-        url: joinUrl(this.baseUrl, "members"),
-        timeoutMs: options.timeoutMs ?? this.timeoutMs,
-        signal: options.signal,
-        retry: options.retry,
-        connection: this.connection,
-      },
-      this.auth,
-      decoder("member list", memberListSchema),
-    );
-  }
+    /** GET {baseUrl}/members: the organization's members. */
+    listMembers(options: CallOptions = {}): Promise<Member[]> {
+        return requestJsonWithAuth(
+            {
+                method: "GET",
+                url: joinUrl(this.baseUrl, "members"),
+                timeoutMs: options.timeoutMs ?? this.timeoutMs,
+                signal: options.signal,
+                retry: options.retry,
+                connection: this.connection,
+            },
+            this.auth,
+            decoder("member list", memberListSchema),
+        );
+    }
 }

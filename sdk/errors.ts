@@ -3,33 +3,33 @@
 
 /** The request an error is about: method and path (with query), never headers or bodies. */
 export interface RequestDescription {
-  method: string;
-  path: string;
+    method: string;
+    path: string;
 }
 
 export interface PlatformErrorDetails {
-  request?: RequestDescription;
-  status?: number;
-  serverMessage?: string;
-  /** A short machine-readable cause, such as "ECONNREFUSED" or "UND_ERR_SOCKET". */
-  code?: string;
-  /** The reason of a Kubernetes API server's own refusal (a Status object: Unauthorized, Forbidden, NotFound, ServiceUnavailable). */
-  apiServerReason?: string;
+    request?: RequestDescription;
+    status?: number;
+    serverMessage?: string;
+    /** A short machine-readable cause, such as "ECONNREFUSED" or "UND_ERR_SOCKET". */
+    code?: string;
+    /** The reason of a Kubernetes API server's own refusal (a Status object: Unauthorized, Forbidden, NotFound, ServiceUnavailable). */
+    apiServerReason?: string;
 }
 
 /** Progress of a cluster change as last observed. */
 export interface ChangeProgress {
-  changeId: number;
-  completed: number;
-  total: number;
-  /** The operation running now (the first pending one), if any. */
-  current?: OperationSummary;
+    changeId: number;
+    completed: number;
+    total: number;
+    /** The operation running now (the first pending one), if any. */
+    current?: OperationSummary;
 }
 
 export interface OperationSummary {
-  operation: string;
-  brokerId?: number;
-  partitionId?: number;
+    operation: string;
+    brokerId?: number;
+    partitionId?: number;
 }
 
 const MAX_SERVER_MESSAGE_LENGTH = 500;
@@ -41,181 +41,178 @@ const MAX_SERVER_MESSAGE_LENGTH = 500;
 // - PlatformError sets message and stack itself (calling Error as a function does not set them).
 
 export class PlatformError extends Error {
-  /** The message without the request and server parts. */
-  readonly summary: string;
-  readonly request?: RequestDescription;
-  readonly status?: number;
-  readonly serverMessage?: string;
-  readonly code?: string;
-  readonly apiServerReason?: string;
+    /** The message without the request and server parts. */
+    readonly summary: string;
+    readonly request?: RequestDescription;
+    readonly status?: number;
+    readonly serverMessage?: string;
+    readonly code?: string;
+    readonly apiServerReason?: string;
 
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    const message = composeMessage(summary, details);
-    super(message);
-    this.message = message;
-    if (this.stack === undefined) Error.captureStackTrace(this, this.constructor);
-    this.summary = summary;
-    this.request = details.request;
-    this.status = details.status;
-    this.serverMessage = details.serverMessage;
-    this.code = details.code;
-    this.apiServerReason = details.apiServerReason;
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        const message = composeMessage(summary, details);
+        super(message);
+        this.message = message;
+        if (this.stack === undefined) Error.captureStackTrace(this, this.constructor);
+        this.summary = summary;
+        this.request = details.request;
+        this.status = details.status;
+        this.serverMessage = details.serverMessage;
+        this.code = details.code;
+        this.apiServerReason = details.apiServerReason;
+    }
 }
 PlatformError.prototype.name = "PlatformError";
 
 /** 400: the server refused the request as invalid; `serverMessage` says why. */
 export class InvalidRequestError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        super(summary, details);
+    }
 }
 InvalidRequestError.prototype.name = "InvalidRequestError";
 
 /** 401/403 from an API, or any failure to obtain a token (bad credentials, missing configuration). */
 export class AuthError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        super(summary, details);
+    }
 }
 AuthError.prototype.name = "AuthError";
 
 /** 409: another change is in progress. `pendingChangeId` is set when it could be learned. */
 export class ConflictError extends PlatformError {
-  readonly pendingChangeId?: number;
+    readonly pendingChangeId?: number;
 
-  constructor(summary: string, details: PlatformErrorDetails & { pendingChangeId?: number }) {
-    super(
-      details.pendingChangeId === undefined ? summary : `${summary} (pending change ${details.pendingChangeId})`,
-      details,
-    );
-    this.pendingChangeId = details.pendingChangeId;
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { pendingChangeId?: number }) {
+        super(details.pendingChangeId === undefined ? summary : `${summary} (pending change ${details.pendingChangeId})`, details);
+        this.pendingChangeId = details.pendingChangeId;
+    }
 }
 ConflictError.prototype.name = "ConflictError";
 
 /** 429 that outlasted the retries allowed. `retryAfterMs` is the server's last hint, if any. */
 export class RateLimitedError extends PlatformError {
-  readonly retryAfterMs?: number;
+    readonly retryAfterMs?: number;
 
-  constructor(summary: string, details: PlatformErrorDetails & { retryAfterMs?: number }) {
-    super(summary, details);
-    this.retryAfterMs = details.retryAfterMs;
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { retryAfterMs?: number }) {
+        super(summary, details);
+        this.retryAfterMs = details.retryAfterMs;
+    }
 }
 RateLimitedError.prototype.name = "RateLimitedError";
 
 /** 5xx. 502 and 504 from the management API mean the gateway could not reach the coordinator. */
 export class ServerError extends PlatformError {
-  /** From a Retry-After header (a 503 may carry one). */
-  readonly retryAfterMs?: number;
+    /** From a Retry-After header (a 503 may carry one). */
+    readonly retryAfterMs?: number;
 
-  constructor(summary: string, details: PlatformErrorDetails & { retryAfterMs?: number } = {}) {
-    super(summary, details);
-    this.retryAfterMs = details.retryAfterMs;
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { retryAfterMs?: number } = {}) {
+        super(summary, details);
+        this.retryAfterMs = details.retryAfterMs;
+    }
 }
 ServerError.prototype.name = "ServerError";
 
 /** Any other unexpected status (404 for a wrong base path, 405, 501, ...). */
 export class UnexpectedStatusError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        super(summary, details);
+    }
 }
 UnexpectedStatusError.prototype.name = "UnexpectedStatusError";
 
 /** The connection failed: refused, reset, closed early, name not resolved. */
 export class UnreachableError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        super(summary, details);
+    }
 }
 UnreachableError.prototype.name = "UnreachableError";
 
 /** The TLS handshake failed: the server's certificate is not trusted, or the server refused the client's. Not transient. */
 export class TlsError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        super(summary, details);
+    }
 }
 TlsError.prototype.name = "TlsError";
 
 /** The request did not complete within its time limit. */
 export class RequestTimeoutError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        super(summary, details);
+    }
 }
 RequestTimeoutError.prototype.name = "RequestTimeoutError";
 
 /** The caller's AbortSignal fired. */
 export class AbortedError extends PlatformError {
-  constructor(summary: string, details: PlatformErrorDetails = {}) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails = {}) {
+        super(summary, details);
+    }
 }
 AbortedError.prototype.name = "AbortedError";
 
 /** The response was not the JSON the interface defines; `problem` says briefly what was wrong. */
 export class ResponseFormatError extends PlatformError {
-  readonly problem: string;
+    readonly problem: string;
 
-  constructor(summary: string, details: PlatformErrorDetails & { problem: string }) {
-    super(`${summary}: ${details.problem}`, details);
-    this.problem = details.problem;
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { problem: string }) {
+        super(`${summary}: ${details.problem}`, details);
+        this.problem = details.problem;
+    }
 }
 ResponseFormatError.prototype.name = "ResponseFormatError";
 
 /** Base of the errors raised while waiting for a change; all carry the change id and the last progress seen. */
 export class ChangeError extends PlatformError {
-  readonly changeId: number;
-  readonly progress?: ChangeProgress;
+    readonly changeId: number;
+    readonly progress?: ChangeProgress;
 
-  constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
-    super(summary, details);
-    this.changeId = details.changeId;
-    this.progress = details.progress;
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
+        super(summary, details);
+        this.changeId = details.changeId;
+        this.progress = details.progress;
+    }
 }
 ChangeError.prototype.name = "ChangeError";
 
 /** The change did not complete in time. It may still be running: wait again with the same id. */
 export class ChangeTimeoutError extends ChangeError {
-  constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
+        super(summary, details);
+    }
 }
 ChangeTimeoutError.prototype.name = "ChangeTimeoutError";
 
 /** The change was cancelled (DELETE /changes/{id}); operations already applied stay applied. */
 export class ChangeCancelledError extends ChangeError {
-  constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
-    super(summary, details);
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
+        super(summary, details);
+    }
 }
 ChangeCancelledError.prototype.name = "ChangeCancelledError";
 
 /** The change ended with a status other than COMPLETED or CANCELLED (e.g. FAILED). */
 export class ChangeFailedError extends ChangeError {
-  readonly changeStatus: string;
+    readonly changeStatus: string;
 
-  constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress; changeStatus: string }) {
-    super(summary, details);
-    this.changeStatus = details.changeStatus;
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress; changeStatus: string }) {
+        super(summary, details);
+        this.changeStatus = details.changeStatus;
+    }
 }
 ChangeFailedError.prototype.name = "ChangeFailedError";
 
 /** A newer change is recorded, so the outcome of this one can no longer be read. */
 export class ChangeSupersededError extends ChangeError {
-  readonly latestChangeId: number;
+    readonly latestChangeId: number;
 
-  constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress; latestChangeId: number }) {
-    super(summary, details);
-    this.latestChangeId = details.latestChangeId;
-  }
+    constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress; latestChangeId: number }) {
+        super(summary, details);
+        this.latestChangeId = details.latestChangeId;
+    }
 }
 ChangeSupersededError.prototype.name = "ChangeSupersededError";
 
@@ -228,46 +225,46 @@ export const SECRET_FRAGMENT_LENGTH = 8;
  * short). Secrets shorter than 4 characters are ignored; shorter than the fragment length, only whole ones count.
  */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  const hidden = new Array<boolean>(text.length).fill(false);
-  const hide = (fragment: string): void => {
-    for (let at = text.indexOf(fragment); at !== -1; at = text.indexOf(fragment, at + 1)) {
-      hidden.fill(true, at, at + fragment.length);
+    const hidden = new Array<boolean>(text.length).fill(false);
+    const hide = (fragment: string): void => {
+        for (let at = text.indexOf(fragment); at !== -1; at = text.indexOf(fragment, at + 1)) {
+            hidden.fill(true, at, at + fragment.length);
+        }
+    };
+    for (const secret of secrets) {
+        if (secret === undefined || secret.length < 4) continue;
+        if (secret.length < SECRET_FRAGMENT_LENGTH) hide(secret);
+        for (let start = 0; start + SECRET_FRAGMENT_LENGTH <= secret.length; start++) hide(secret.slice(start, start + SECRET_FRAGMENT_LENGTH));
     }
-  };
-  for (const secret of secrets) {
-    if (secret === undefined || secret.length < 4) continue;
-    if (secret.length < SECRET_FRAGMENT_LENGTH) hide(secret);
-    for (let start = 0; start + SECRET_FRAGMENT_LENGTH <= secret.length; start++) hide(secret.slice(start, start + SECRET_FRAGMENT_LENGTH));
-  }
-  let result = "";
-  for (let i = 0; i < text.length; ) {
-    if (!hidden[i]) {
-      result += text[i++];
-      continue;
+    let result = "";
+    for (let i = 0; i < text.length;) {
+        if (!hidden[i]) {
+            result += text[i++];
+            continue;
+        }
+        let end = i;
+        while (end < text.length && hidden[end]) end++;
+        // White space at the edges of a hidden run is the text's own (the space after "Bearer"): keep it readable.
+        const run = text.slice(i, end);
+        const core = run.trim();
+        result += core === "" ? run : `${run.slice(0, run.indexOf(core))}[redacted]${run.slice(run.indexOf(core) + core.length)}`;
+        i = end;
     }
-    let end = i;
-    while (end < text.length && hidden[end]) end++;
-    // White space at the edges of a hidden run is the text's own (the space after "Bearer"): keep it readable.
-    const run = text.slice(i, end);
-    const core = run.trim();
-    result += core === "" ? run : `${run.slice(0, run.indexOf(core))}[redacted]${run.slice(run.indexOf(core) + core.length)}`;
-    i = end;
-  }
-  return result;
+    return result;
 }
 
 /** Cuts a server message to a readable length. */
 export function truncateMessage(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length <= MAX_SERVER_MESSAGE_LENGTH ? trimmed : `${trimmed.slice(0, MAX_SERVER_MESSAGE_LENGTH)}…`;
+    const trimmed = text.trim();
+    return trimmed.length <= MAX_SERVER_MESSAGE_LENGTH ? trimmed : `${trimmed.slice(0, MAX_SERVER_MESSAGE_LENGTH)}…`;
 }
 
 function composeMessage(summary: string, details: PlatformErrorDetails): string {
-  const parts: string[] = [];
-  if (details.request) parts.push(`${details.request.method} ${details.request.path}`);
-  if (details.status !== undefined) parts.push(`status ${details.status}`);
-  const head = parts.length > 0 ? `${parts.join(", ")}: ` : "";
-  const server = details.serverMessage ? ` Server said: ${details.serverMessage}` : "";
-  const end = /[.!?)]$/.test(summary) ? "" : ".";
-  return `${head}${summary}${end}${server}`;
+    const parts: string[] = [];
+    if (details.request) parts.push(`${details.request.method} ${details.request.path}`);
+    if (details.status !== undefined) parts.push(`status ${details.status}`);
+    const head = parts.length > 0 ? `${parts.join(", ")}: ` : "";
+    const server = details.serverMessage ? ` Server said: ${details.serverMessage}` : "";
+    const end = /[.!?)]$/.test(summary) ? "" : ".";
+    return `${head}${summary}${end}${server}`;
 }

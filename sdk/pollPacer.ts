@@ -21,41 +21,41 @@
 // (same host or synchronised clocks), else the nearest bound.
 
 export interface PollPacerOptions {
-  /** Shortest delay between polls (ms). */
-  minIntervalMs: number;
-  /** Longest delay between polls (ms), which also caps how late a wrong prediction can make us. */
-  maxIntervalMs: number;
-  /** Local time (epoch ms) the change was accepted, if known: the start of the first operation. */
-  acceptedAt?: number;
-  /** Typical operation duration learned from earlier changes of the same cluster (ms), if any. */
-  priorDurationMs?: number;
+    /** Shortest delay between polls (ms). */
+    minIntervalMs: number;
+    /** Longest delay between polls (ms), which also caps how late a wrong prediction can make us. */
+    maxIntervalMs: number;
+    /** Local time (epoch ms) the change was accepted, if known: the start of the first operation. */
+    acceptedAt?: number;
+    /** Typical operation duration learned from earlier changes of the same cluster (ms), if any. */
+    priorDurationMs?: number;
 }
 
 /** One successful poll of a running change. */
 export interface PollObservation {
-  /** Local epoch ms when the request was sent and when the response arrived. */
-  sentAt: number;
-  receivedAt: number;
-  /** completedAt (server epoch ms, null if unknown) of every completed operation, in order of completion. */
-  completedAt: (number | null)[];
-  /** Operations not completed yet, the running one included. */
-  pendingCount: number;
+    /** Local epoch ms when the request was sent and when the response arrived. */
+    sentAt: number;
+    receivedAt: number;
+    /** completedAt (server epoch ms, null if unknown) of every completed operation, in order of completion. */
+    completedAt: (number | null)[];
+    /** Operations not completed yet, the running one included. */
+    pendingCount: number;
 }
 
 /** What the next delay is decided from (see pollDelay). */
 export interface PaceInput {
-  /** Local epoch ms. */
-  now: number;
-  minIntervalMs: number;
-  maxIntervalMs: number;
-  /** Local time the running operation started, if known. */
-  runningSince: number | undefined;
-  /** Typical duration of one operation (ms), if known. */
-  durationMs: number | undefined;
-  /** How far recent operations ran over the typical duration (ms, 0 when they are regular). */
-  jitterMs: number;
-  /** Operations left, the running one included, if known. */
-  remainingOps: number | undefined;
+    /** Local epoch ms. */
+    now: number;
+    minIntervalMs: number;
+    maxIntervalMs: number;
+    /** Local time the running operation started, if known. */
+    runningSince: number | undefined;
+    /** Typical duration of one operation (ms), if known. */
+    durationMs: number | undefined;
+    /** How far recent operations ran over the typical duration (ms, 0 when they are regular). */
+    jitterMs: number;
+    /** Operations left, the running one included, if known. */
+    remainingOps: number | undefined;
 }
 
 /** Slack after the predicted end of the last operation: covers timer and scheduling noise, bounded to keep the lag low. */
@@ -69,138 +69,136 @@ const DURATION_SAMPLES = 7;
 
 /** Milliseconds to wait before the next poll: a pure function of what the pacer knows. */
 export function pollDelay(input: PaceInput): number {
-  const { now, minIntervalMs, maxIntervalMs, runningSince, durationMs, jitterMs, remainingOps } = input;
-  const clamp = (ms: number): number => Math.min(maxIntervalMs, Math.max(minIntervalMs, ms));
-  const start = runningSince ?? now;
-  const isLast = remainingOps === undefined || remainingOps <= 1;
-  if (durationMs === undefined) {
-    // Probe when the operation will have run `growth` times as long as it has now.
-    const growth = Math.min(MAX_GROWTH, Math.max(MIN_GROWTH, remainingOps ?? MIN_GROWTH));
-    return clamp((now - start) * (growth - 1));
-  }
-  const slack = isLast
-    ? Math.min(MAX_SLACK_MS, Math.max(MIN_SLACK_MS, durationMs * 0.05, jitterMs))
-    : Math.max(MIN_SLACK_MS, durationMs / 2);
-  const untilDue = start + durationMs + slack - now;
-  if (untilDue >= 0) return clamp(untilDue);
-  // Overdue: wait as long again as it is late already (at least a tenth of an operation).
-  return clamp(Math.max(-untilDue, durationMs * 0.1));
+    const { now, minIntervalMs, maxIntervalMs, runningSince, durationMs, jitterMs, remainingOps } = input;
+    const clamp = (ms: number): number => Math.min(maxIntervalMs, Math.max(minIntervalMs, ms));
+    const start = runningSince ?? now;
+    const isLast = remainingOps === undefined || remainingOps <= 1;
+    if (durationMs === undefined) {
+        // Probe when the operation will have run `growth` times as long as it has now.
+        const growth = Math.min(MAX_GROWTH, Math.max(MIN_GROWTH, remainingOps ?? MIN_GROWTH));
+        return clamp((now - start) * (growth - 1));
+    }
+    const slack = isLast ? Math.min(MAX_SLACK_MS, Math.max(MIN_SLACK_MS, durationMs * 0.05, jitterMs)) : Math.max(MIN_SLACK_MS, durationMs / 2);
+    const untilDue = start + durationMs + slack - now;
+    if (untilDue >= 0) return clamp(untilDue);
+    // Overdue: wait as long again as it is late already (at least a tenth of an operation).
+    return clamp(Math.max(-untilDue, durationMs * 0.1));
 }
 
 // Fields are assigned in the constructor: Pulumi's closure serializer drops class field initializers.
 export class PollPacer {
-  private readonly options: PollPacerOptions;
-  /** Operation durations measured between server completion stamps, most recent last. */
-  private durations: number[];
-  /** The first operation's duration, measured from the local acceptance time (less exact: used alone only). */
-  private firstDuration: number | undefined;
-  /** Bounds of the clock offset (server minus local, ms). */
-  private offsetLow: number;
-  private offsetHigh: number;
-  private completedCount: number | undefined;
-  private pendingCount: number | undefined;
-  private lastCompletedAt: number | null;
-  /** Local time the completed count was last seen to change: the running operation started before it. */
-  private countChangedAt: number | undefined;
-  private previousSentAt: number | undefined;
-  /** Local time of the first poll, the start of time for a change whose progress is unknown. */
-  private firstPollAt: number | undefined;
+    private readonly options: PollPacerOptions;
+    /** Operation durations measured between server completion stamps, most recent last. */
+    private durations: number[];
+    /** The first operation's duration, measured from the local acceptance time (less exact: used alone only). */
+    private firstDuration: number | undefined;
+    /** Bounds of the clock offset (server minus local, ms). */
+    private offsetLow: number;
+    private offsetHigh: number;
+    private completedCount: number | undefined;
+    private pendingCount: number | undefined;
+    private lastCompletedAt: number | null;
+    /** Local time the completed count was last seen to change: the running operation started before it. */
+    private countChangedAt: number | undefined;
+    private previousSentAt: number | undefined;
+    /** Local time of the first poll, the start of time for a change whose progress is unknown. */
+    private firstPollAt: number | undefined;
 
-  constructor(options: PollPacerOptions) {
-    this.options = options;
-    this.durations = [];
-    this.firstDuration = undefined;
-    this.offsetLow = -Infinity;
-    this.offsetHigh = Infinity;
-    this.completedCount = undefined;
-    this.pendingCount = undefined;
-    this.lastCompletedAt = null;
-    this.countChangedAt = undefined;
-    this.previousSentAt = undefined;
-    this.firstPollAt = undefined;
-  }
-
-  observe(poll: PollObservation): void {
-    this.firstPollAt ??= poll.sentAt;
-    const times = poll.completedAt;
-    const count = times.length;
-    const previousCount = this.completedCount;
-    const firstNew = previousCount ?? 0;
-
-    for (let index = firstNew; index < count; index++) {
-      const completedAt = times[index];
-      if (completedAt === null) continue;
-      this.offsetLow = Math.max(this.offsetLow, completedAt - poll.receivedAt);
-      if (this.previousSentAt !== undefined) this.offsetHigh = Math.min(this.offsetHigh, completedAt - this.previousSentAt);
-    }
-    for (let index = Math.max(1, firstNew); index < count; index++) {
-      const [before, after] = [times[index - 1], times[index]];
-      if (before !== null && after !== null) this.addDuration(after - before);
-    }
-    const first = times[0];
-    if (previousCount === 0 && count > 0 && first !== null && this.options.acceptedAt !== undefined) {
-      // We watched the first operation from the start: it began when the change was accepted.
-      const duration = first - this.offset() - this.options.acceptedAt;
-      if (duration >= 0) this.firstDuration = duration;
+    constructor(options: PollPacerOptions) {
+        this.options = options;
+        this.durations = [];
+        this.firstDuration = undefined;
+        this.offsetLow = -Infinity;
+        this.offsetHigh = Infinity;
+        this.completedCount = undefined;
+        this.pendingCount = undefined;
+        this.lastCompletedAt = null;
+        this.countChangedAt = undefined;
+        this.previousSentAt = undefined;
+        this.firstPollAt = undefined;
     }
 
-    if (count !== previousCount) this.countChangedAt = poll.receivedAt;
-    this.lastCompletedAt = count > 0 ? times[count - 1] : null;
-    this.completedCount = count;
-    this.pendingCount = poll.pendingCount;
-    this.previousSentAt = poll.sentAt;
-  }
+    observe(poll: PollObservation): void {
+        this.firstPollAt ??= poll.sentAt;
+        const times = poll.completedAt;
+        const count = times.length;
+        const previousCount = this.completedCount;
+        const firstNew = previousCount ?? 0;
 
-  /** Records a poll that taught nothing (a transient error, a change not visible yet). */
-  observeNothing(sentAt: number): void {
-    this.firstPollAt ??= sentAt;
-  }
+        for (let index = firstNew; index < count; index++) {
+            const completedAt = times[index];
+            if (completedAt === null) continue;
+            this.offsetLow = Math.max(this.offsetLow, completedAt - poll.receivedAt);
+            if (this.previousSentAt !== undefined) this.offsetHigh = Math.min(this.offsetHigh, completedAt - this.previousSentAt);
+        }
+        for (let index = Math.max(1, firstNew); index < count; index++) {
+            const [before, after] = [times[index - 1], times[index]];
+            if (before !== null && after !== null) this.addDuration(after - before);
+        }
+        const first = times[0];
+        if (previousCount === 0 && count > 0 && first !== null && this.options.acceptedAt !== undefined) {
+            // We watched the first operation from the start: it began when the change was accepted.
+            const duration = first - this.offset() - this.options.acceptedAt;
+            if (duration >= 0) this.firstDuration = duration;
+        }
 
-  /** Milliseconds to wait from `now` (local epoch ms) before the next poll. */
-  nextDelay(now: number): number {
-    return pollDelay({
-      now,
-      minIntervalMs: this.options.minIntervalMs,
-      maxIntervalMs: this.options.maxIntervalMs,
-      runningSince: this.runningOperationStart(),
-      durationMs: this.typicalDurationMs() ?? this.options.priorDurationMs,
-      jitterMs: this.jitterMs(),
-      remainingOps: this.pendingCount,
-    });
-  }
+        if (count !== previousCount) this.countChangedAt = poll.receivedAt;
+        this.lastCompletedAt = count > 0 ? times[count - 1] : null;
+        this.completedCount = count;
+        this.pendingCount = poll.pendingCount;
+        this.previousSentAt = poll.sentAt;
+    }
 
-  /** Median duration of this change's operations seen so far (ms), if any. */
-  typicalDurationMs(): number | undefined {
-    return this.durations.length > 0 ? median(this.durations) : this.firstDuration;
-  }
+    /** Records a poll that taught nothing (a transient error, a change not visible yet). */
+    observeNothing(sentAt: number): void {
+        this.firstPollAt ??= sentAt;
+    }
 
-  /** Estimated server clock minus local clock (ms). */
-  offset(): number {
-    if (this.offsetLow > this.offsetHigh) return this.offsetLow;
-    return Math.min(this.offsetHigh, Math.max(this.offsetLow, 0));
-  }
+    /** Milliseconds to wait from `now` (local epoch ms) before the next poll. */
+    nextDelay(now: number): number {
+        return pollDelay({
+            now,
+            minIntervalMs: this.options.minIntervalMs,
+            maxIntervalMs: this.options.maxIntervalMs,
+            runningSince: this.runningOperationStart(),
+            durationMs: this.typicalDurationMs() ?? this.options.priorDurationMs,
+            jitterMs: this.jitterMs(),
+            remainingOps: this.pendingCount,
+        });
+    }
 
-  /** How far the slowest recent operation ran over the median (ms). */
-  private jitterMs(): number {
-    return this.durations.length < 2 ? 0 : Math.max(...this.durations) - median(this.durations);
-  }
+    /** Median duration of this change's operations seen so far (ms), if any. */
+    typicalDurationMs(): number | undefined {
+        return this.durations.length > 0 ? median(this.durations) : this.firstDuration;
+    }
 
-  /** Local time the running operation started: the last completion, else acceptance, else as first seen. */
-  private runningOperationStart(): number | undefined {
-    if (this.lastCompletedAt !== null) return this.lastCompletedAt - this.offset();
-    if ((this.completedCount ?? 0) === 0 && this.options.acceptedAt !== undefined) return this.options.acceptedAt;
-    return this.countChangedAt ?? this.firstPollAt;
-  }
+    /** Estimated server clock minus local clock (ms). */
+    offset(): number {
+        if (this.offsetLow > this.offsetHigh) return this.offsetLow;
+        return Math.min(this.offsetHigh, Math.max(this.offsetLow, 0));
+    }
 
-  private addDuration(duration: number): void {
-    if (!Number.isFinite(duration) || duration < 0) return;
-    this.durations.push(duration);
-    if (this.durations.length > DURATION_SAMPLES) this.durations.shift();
-  }
+    /** How far the slowest recent operation ran over the median (ms). */
+    private jitterMs(): number {
+        return this.durations.length < 2 ? 0 : Math.max(...this.durations) - median(this.durations);
+    }
+
+    /** Local time the running operation started: the last completion, else acceptance, else as first seen. */
+    private runningOperationStart(): number | undefined {
+        if (this.lastCompletedAt !== null) return this.lastCompletedAt - this.offset();
+        if ((this.completedCount ?? 0) === 0 && this.options.acceptedAt !== undefined) return this.options.acceptedAt;
+        return this.countChangedAt ?? this.firstPollAt;
+    }
+
+    private addDuration(duration: number): void {
+        if (!Number.isFinite(duration) || duration < 0) return;
+        this.durations.push(duration);
+        if (this.durations.length > DURATION_SAMPLES) this.durations.shift();
+    }
 }
 
 function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

@@ -9,19 +9,19 @@ import { abortable, sleep } from "./http";
 export const TOKEN_REQUEST_INTERVAL_MS = 1_000;
 
 interface LimiterState {
-  /** Settles when the request queued last has finished. Never rejects. */
-  tail: Promise<void>;
-  /** When the last request ended (epoch ms). */
-  lastEndedAt: number;
-  /** No request before this time (epoch ms): the issuer asked us to wait (Retry-After). */
-  blockedUntil: number;
+    /** Settles when the request queued last has finished. Never rejects. */
+    tail: Promise<void>;
+    /** When the last request ended (epoch ms). */
+    lastEndedAt: number;
+    /** No request before this time (epoch ms): the issuer asked us to wait (Retry-After). */
+    blockedUntil: number;
 }
 
 function limiterState(): LimiterState {
-  // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
-  const key = Symbol.for("pulumi-platform.tokenRequestLimiter.v1");
-  const holder = globalThis as unknown as Record<symbol, LimiterState | undefined>;
-  return (holder[key] ??= { tail: Promise.resolve(), lastEndedAt: 0, blockedUntil: 0 });
+    // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
+    const key = Symbol.for("pulumi-platform.tokenRequestLimiter.v1");
+    const holder = globalThis as unknown as Record<symbol, LimiterState | undefined>;
+    return (holder[key] ??= { tail: Promise.resolve(), lastEndedAt: 0, blockedUntil: 0 });
 }
 
 /**
@@ -31,26 +31,26 @@ function limiterState(): LimiterState {
  * the network took.
  */
 export async function runRateLimited<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  const state = limiterState();
-  const previous = state.tail;
-  let release!: () => void;
-  state.tail = new Promise<void>((resolve) => (release = resolve));
-  let started = false;
-  try {
-    await abortable(previous, signal);
-    const waitMs = Math.max(state.lastEndedAt + TOKEN_REQUEST_INTERVAL_MS, state.blockedUntil) - Date.now();
-    if (waitMs > 0) await sleep(waitMs, signal);
-    started = true;
-    return await send();
-  } finally {
-    if (started) state.lastEndedAt = Date.now();
-    // Our turn ends when the previous holder's does, even if we gave up early.
-    void previous.then(release);
-  }
+    const state = limiterState();
+    const previous = state.tail;
+    let release!: () => void;
+    state.tail = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    try {
+        await abortable(previous, signal);
+        const waitMs = Math.max(state.lastEndedAt + TOKEN_REQUEST_INTERVAL_MS, state.blockedUntil) - Date.now();
+        if (waitMs > 0) await sleep(waitMs, signal);
+        started = true;
+        return await send();
+    } finally {
+        if (started) state.lastEndedAt = Date.now();
+        // Our turn ends when the previous holder's does, even if we gave up early.
+        void previous.then(release);
+    }
 }
 
 /** Holds every token request of the process until `until` (epoch ms). */
 export function blockTokenRequestsUntil(until: number): void {
-  const state = limiterState();
-  state.blockedUntil = Math.max(state.blockedUntil, until);
+    const state = limiterState();
+    state.blockedUntil = Math.max(state.blockedUntil, until);
 }

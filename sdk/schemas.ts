@@ -12,16 +12,16 @@ import type { DecodeResult } from "./http";
 
 /** Operation names known today; servers add new ones in every minor release, so any string is accepted. */
 export const KNOWN_OPERATIONS = [
-  "BROKER_ADD",
-  "BROKER_REMOVE",
-  "PARTITION_JOIN",
-  "PARTITION_LEAVE",
-  "PARTITION_RECONFIGURE_PRIORITY",
-  "PARTITION_FORCE_RECONFIGURE",
-  "PARTITION_BOOTSTRAP",
-  "START_PARTITION_SCALE_UP",
-  "AWAIT_REDISTRIBUTION",
-  "AWAIT_RELOCATION",
+    "BROKER_ADD",
+    "BROKER_REMOVE",
+    "PARTITION_JOIN",
+    "PARTITION_LEAVE",
+    "PARTITION_RECONFIGURE_PRIORITY",
+    "PARTITION_FORCE_RECONFIGURE",
+    "PARTITION_BOOTSTRAP",
+    "START_PARTITION_SCALE_UP",
+    "AWAIT_REDISTRIBUTION",
+    "AWAIT_RELOCATION",
 ] as const;
 
 /**
@@ -30,8 +30,8 @@ export const KNOWN_OPERATIONS = [
  * or in a format not recognised; `raw` keeps the original text.
  */
 export interface Timestamp {
-  raw: string | null;
-  epochMs: number | null;
+    raw: string | null;
+    epochMs: number | null;
 }
 
 /**
@@ -40,259 +40,257 @@ export interface Timestamp {
  * Returns null for anything else and for the "unset" years 0 and 1 and below.
  */
 export function parseTimestamp(raw: string): number | null {
-  // A scanner rather than a regular expression: a long change's GET carries thousands of completedAt
-  // stamps, decoded on every poll, and a regular expression match allocates a dozen strings per stamp.
-  const text = raw.trim();
-  const signed = text.startsWith("+") || text.startsWith("-");
-  const yearStart = signed ? 1 : 0;
-  let at = yearStart;
-  while (isDigitAt(text, at)) at++;
-  if (at - yearStart < 4 || at - yearStart > 9) return null;
-  const year = (text.startsWith("-") ? -1 : 1) * digitsValue(text, yearStart, at);
-  // Fixed width from here: -MM-DDTHH:MM
-  const separator = text[at + 6];
-  if (text[at] !== "-" || text[at + 3] !== "-" || (separator !== "T" && separator !== "t" && separator !== " ") || text[at + 9] !== ":") {
-    return null;
-  }
-  const month = twoDigitsAt(text, at + 1);
-  const day = twoDigitsAt(text, at + 4);
-  const hour = twoDigitsAt(text, at + 7);
-  const minute = twoDigitsAt(text, at + 10);
-  at += 12;
-  let second = 0;
-  let millis = 0;
-  if (text[at] === ":") {
-    second = twoDigitsAt(text, at + 1);
-    at += 3;
-    if (text[at] === "." || text[at] === ",") {
-      const fractionStart = ++at;
-      while (isDigitAt(text, at)) at++;
-      if (at === fractionStart) return null;
-      const millisDigits = Math.min(3, at - fractionStart);
-      millis = digitsValue(text, fractionStart, fractionStart + millisDigits) * 10 ** (3 - millisDigits);
+    // A scanner rather than a regular expression: a long change's GET carries thousands of completedAt
+    // stamps, decoded on every poll, and a regular expression match allocates a dozen strings per stamp.
+    const text = raw.trim();
+    const signed = text.startsWith("+") || text.startsWith("-");
+    const yearStart = signed ? 1 : 0;
+    let at = yearStart;
+    while (isDigitAt(text, at)) at++;
+    if (at - yearStart < 4 || at - yearStart > 9) return null;
+    const year = (text.startsWith("-") ? -1 : 1) * digitsValue(text, yearStart, at);
+    // Fixed width from here: -MM-DDTHH:MM
+    const separator = text[at + 6];
+    if (text[at] !== "-" || text[at + 3] !== "-" || (separator !== "T" && separator !== "t" && separator !== " ") || text[at + 9] !== ":") {
+        return null;
     }
-  }
-  while (at < text.length && text.charAt(at).trim() === "") at++;
-  const offset = offsetMinutesAt(text, at);
-  if (year <= 1 || Number.isNaN(offset)) return null;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) {
-    return null;
-  }
-  const utc = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59), millis) - offset * 60_000;
-  return Number.isFinite(utc) ? utc : null;
+    const month = twoDigitsAt(text, at + 1);
+    const day = twoDigitsAt(text, at + 4);
+    const hour = twoDigitsAt(text, at + 7);
+    const minute = twoDigitsAt(text, at + 10);
+    at += 12;
+    let second = 0;
+    let millis = 0;
+    if (text[at] === ":") {
+        second = twoDigitsAt(text, at + 1);
+        at += 3;
+        if (text[at] === "." || text[at] === ",") {
+            const fractionStart = ++at;
+            while (isDigitAt(text, at)) at++;
+            if (at === fractionStart) return null;
+            const millisDigits = Math.min(3, at - fractionStart);
+            millis = digitsValue(text, fractionStart, fractionStart + millisDigits) * 10 ** (3 - millisDigits);
+        }
+    }
+    while (at < text.length && text.charAt(at).trim() === "") at++;
+    const offset = offsetMinutesAt(text, at);
+    if (year <= 1 || Number.isNaN(offset)) return null;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) {
+        return null;
+    }
+    const utc = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59), millis) - offset * 60_000;
+    return Number.isFinite(utc) ? utc : null;
 }
 
 function isDigitAt(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  return code >= 48 && code <= 57;
+    const code = text.charCodeAt(at);
+    return code >= 48 && code <= 57;
 }
 
 /** The value of the decimal digits text[from..to), which the caller has checked. */
 function digitsValue(text: string, from: number, to: number): number {
-  let value = 0;
-  for (let at = from; at < to; at++) value = value * 10 + (text.charCodeAt(at) - 48);
-  return value;
+    let value = 0;
+    for (let at = from; at < to; at++) value = value * 10 + (text.charCodeAt(at) - 48);
+    return value;
 }
 
 /** The two-digit number at `at`, or -1. */
 function twoDigitsAt(text: string, at: number): number {
-  return isDigitAt(text, at) && isDigitAt(text, at + 1) ? digitsValue(text, at, at + 2) : -1;
+    return isDigitAt(text, at) && isDigitAt(text, at + 1) ? digitsValue(text, at, at + 2) : -1;
 }
 
 /** The UTC offset in minutes that ends the text from `at` (none, Z, +HH, +HHMM, +HH:MM), or NaN. */
 function offsetMinutesAt(text: string, at: number): number {
-  if (at === text.length) return 0;
-  const sign = text[at];
-  if (sign === "Z" || sign === "z") return at + 1 === text.length ? 0 : NaN;
-  if (sign !== "+" && sign !== "-") return NaN;
-  const hours = twoDigitsAt(text, at + 1);
-  let minutesAt = at + 3;
-  let minutes = 0;
-  if (minutesAt < text.length) {
-    if (text[minutesAt] === ":") minutesAt++;
-    minutes = twoDigitsAt(text, minutesAt);
-    minutesAt += 2;
-  }
-  if (hours < 0 || minutes < 0 || minutesAt < text.length) return NaN;
-  return (sign === "-" ? -1 : 1) * (hours * 60 + minutes);
+    if (at === text.length) return 0;
+    const sign = text[at];
+    if (sign === "Z" || sign === "z") return at + 1 === text.length ? 0 : NaN;
+    if (sign !== "+" && sign !== "-") return NaN;
+    const hours = twoDigitsAt(text, at + 1);
+    let minutesAt = at + 3;
+    let minutes = 0;
+    if (minutesAt < text.length) {
+        if (text[minutesAt] === ":") minutesAt++;
+        minutes = twoDigitsAt(text, minutesAt);
+        minutesAt += 2;
+    }
+    if (hours < 0 || minutes < 0 || minutesAt < text.length) return NaN;
+    return (sign === "-" ? -1 : 1) * (hours * 60 + minutes);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Building blocks
 
 function id() {
-  return z.number().int();
+    return z.number().int();
 }
 
 function listOf<T extends z.ZodType>(item: T) {
-  return z
-    .array(item)
-    .nullish()
-    .transform((value): z.output<T>[] => value ?? []);
+    return z
+        .array(item)
+        .nullish()
+        .transform((value): z.output<T>[] => value ?? []);
 }
 
 function optionalOf<T extends z.ZodType>(schema: T) {
-  return schema
-    .nullish()
-    .transform((value): z.output<T> | undefined => (value === null ? undefined : value));
+    return schema.nullish().transform((value): z.output<T> | undefined => (value === null ? undefined : value));
 }
 
 export function timestampSchema() {
-  return z
-    .string()
-    .nullish()
-    .transform((raw): Timestamp => ({ raw: raw ?? null, epochMs: raw === undefined || raw === null ? null : parseTimestamp(raw) }));
+    return z
+        .string()
+        .nullish()
+        .transform((raw): Timestamp => ({ raw: raw ?? null, epochMs: raw === undefined || raw === null ? null : parseTimestamp(raw) }));
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Token issuer
 
 export function tokenResponseSchema() {
-  return z.object({
-    access_token: z.string().min(1),
-    expires_in: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().positive()),
-    refresh_expires_in: optionalOf(z.number()),
-    token_type: optionalOf(z.string()),
-    "not-before-policy": optionalOf(z.number()),
-  });
+    return z.object({
+        access_token: z.string().min(1),
+        expires_in: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().positive()),
+        refresh_expires_in: optionalOf(z.number()),
+        token_type: optionalOf(z.string()),
+        "not-before-policy": optionalOf(z.number()),
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Administration API
 
 export function memberSchema() {
-  return z.object({
-    name: z.string(),
-    email: z.string(),
-    roles: listOf(z.string()),
-    invitePending: z
-      .boolean()
-      .nullish()
-      .transform((value) => value ?? false),
-  });
+    return z.object({
+        name: z.string(),
+        email: z.string(),
+        roles: listOf(z.string()),
+        invitePending: z
+            .boolean()
+            .nullish()
+            .transform((value) => value ?? false),
+    });
 }
 
 export function memberListSchema() {
-  return z.array(memberSchema());
+    return z.array(memberSchema());
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Cluster management API
 
 export function exporterSchema() {
-  return z.object({ id: z.string(), state: z.string() });
+    return z.object({ id: z.string(), state: z.string() });
 }
 
 export function partitionConfigSchema() {
-  return z.object({
-    exporting: optionalOf(z.object({ exporters: listOf(exporterSchema()) })),
-  });
+    return z.object({
+        exporting: optionalOf(z.object({ exporters: listOf(exporterSchema()) })),
+    });
 }
 
 export function partitionStateSchema() {
-  return z.object({
-    id: id(),
-    state: z.string(),
-    priority: z.number().int(),
-    config: optionalOf(partitionConfigSchema()),
-  });
+    return z.object({
+        id: id(),
+        state: z.string(),
+        priority: z.number().int(),
+        config: optionalOf(partitionConfigSchema()),
+    });
 }
 
 export function brokerStateSchema() {
-  return z.object({
-    id: id(),
-    state: z.string(),
-    version: z.number().int(),
-    lastUpdatedAt: timestampSchema(),
-    partitions: listOf(partitionStateSchema()),
-  });
+    return z.object({
+        id: id(),
+        state: z.string(),
+        version: z.number().int(),
+        lastUpdatedAt: timestampSchema(),
+        partitions: listOf(partitionStateSchema()),
+    });
 }
 
 function operationFields() {
-  return {
-    operation: z.string().min(1),
-    brokerId: optionalOf(id()),
-    partitionId: optionalOf(id()),
-    priority: optionalOf(z.number().int()),
-    brokers: listOf(id()),
-    exporterId: optionalOf(z.string()),
-  };
+    return {
+        operation: z.string().min(1),
+        brokerId: optionalOf(id()),
+        partitionId: optionalOf(id()),
+        priority: optionalOf(z.number().int()),
+        brokers: listOf(id()),
+        exporterId: optionalOf(z.string()),
+    };
 }
 
 /** An entry of plannedChanges and pendingChange.pending. */
 export function operationSchema() {
-  return z.object(operationFields());
+    return z.object(operationFields());
 }
 
 /** An entry of pendingChange.completed. */
 export function completedOperationSchema() {
-  return z.object({ ...operationFields(), completedAt: timestampSchema() });
+    return z.object({ ...operationFields(), completedAt: timestampSchema() });
 }
 
 /** lastChange: the last change that ended (COMPLETED, CANCELLED, ...). */
 export function changeRecordSchema() {
-  return z.object({
-    id: id(),
-    status: z.string(),
-    startedAt: timestampSchema(),
-    completedAt: timestampSchema(),
-  });
+    return z.object({
+        id: id(),
+        status: z.string(),
+        startedAt: timestampSchema(),
+        completedAt: timestampSchema(),
+    });
 }
 
 /** pendingChange: the change running now. */
 export function pendingChangeSchema() {
-  return z.object({
-    id: id(),
-    status: z.string(),
-    completed: listOf(completedOperationSchema()),
-    pending: listOf(operationSchema()),
-  });
+    return z.object({
+        id: id(),
+        status: z.string(),
+        completed: listOf(completedOperationSchema()),
+        pending: listOf(operationSchema()),
+    });
 }
 
 /** GET {basePath} and the body of a successful cancel; decoded by a fast path first (see below). */
 export function clusterStateSchema() {
-  return z.withParser(clusterStateShape(), (input) => fastClusterState(input) ?? z.INVALID);
+    return z.withParser(clusterStateShape(), (input) => fastClusterState(input) ?? z.INVALID);
 }
 
 function clusterStateShape() {
-  return z.object({
-    version: z.number().int(),
-    brokers: listOf(brokerStateSchema()),
-    lastChange: optionalOf(changeRecordSchema()),
-    pendingChange: optionalOf(pendingChangeSchema()),
-    clusterId: optionalOf(z.string()),
-  });
+    return z.object({
+        version: z.number().int(),
+        brokers: listOf(brokerStateSchema()),
+        lastChange: optionalOf(changeRecordSchema()),
+        pendingChange: optionalOf(pendingChangeSchema()),
+        clusterId: optionalOf(z.string()),
+    });
 }
 
 /** The 202 body of POST {basePath}/brokers and PATCH {basePath}; decoded by a fast path first (see below). */
 export function plannedChangeSchema() {
-  return z.withParser(plannedChangeShape(), (input) => fastPlannedChange(input) ?? z.INVALID);
+    return z.withParser(plannedChangeShape(), (input) => fastPlannedChange(input) ?? z.INVALID);
 }
 
 function plannedChangeShape() {
-  return z.object({
-    changeId: id(),
-    currentTopology: listOf(brokerStateSchema()),
-    plannedChanges: listOf(operationSchema()),
-    expectedTopology: listOf(brokerStateSchema()),
-  });
+    return z.object({
+        changeId: id(),
+        currentTopology: listOf(brokerStateSchema()),
+        plannedChanges: listOf(operationSchema()),
+        expectedTopology: listOf(brokerStateSchema()),
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Gateway topology
 
 export function topologyPartitionSchema() {
-  return z.object({ partitionId: id(), role: z.string(), health: z.string() });
+    return z.object({ partitionId: id(), role: z.string(), health: z.string() });
 }
 
 export function topologyBrokerSchema() {
-  return z.object({
-    nodeId: id(),
-    host: z.string(),
-    port: z.number().int(),
-    partitions: listOf(topologyPartitionSchema()),
-    version: optionalOf(z.string()),
-  });
+    return z.object({
+        nodeId: id(),
+        host: z.string(),
+        port: z.number().int(),
+        partitions: listOf(topologyPartitionSchema()),
+        version: optionalOf(z.string()),
+    });
 }
 
 /**
@@ -300,27 +298,27 @@ export function topologyBrokerSchema() {
  * ("-1" or ""), undefined when the gateway does not report it (releases before 8.8).
  */
 export function changeIdTextSchema() {
-  return z
-    .union([z.string().regex(/^\s*-?\d*\s*$/, "expected a change id (digits)"), z.number().int()])
-    .optional()
-    .transform((value): number | null | undefined => {
-      if (value === undefined) return undefined;
-      const text = String(value).trim();
-      if (text === "") return null;
-      const parsed = Number(text);
-      return parsed < 0 ? null : parsed;
-    });
+    return z
+        .union([z.string().regex(/^\s*-?\d*\s*$/, "expected a change id (digits)"), z.number().int()])
+        .optional()
+        .transform((value): number | null | undefined => {
+            if (value === undefined) return undefined;
+            const text = String(value).trim();
+            if (text === "") return null;
+            const parsed = Number(text);
+            return parsed < 0 ? null : parsed;
+        });
 }
 
 export function gatewayTopologySchema() {
-  return z.object({
-    brokers: listOf(topologyBrokerSchema()),
-    clusterSize: z.number().int(),
-    partitionsCount: z.number().int(),
-    replicationFactor: z.number().int(),
-    gatewayVersion: optionalOf(z.string()),
-    lastCompletedChangeId: changeIdTextSchema(),
-  });
+    return z.object({
+        brokers: listOf(topologyBrokerSchema()),
+        clusterSize: z.number().int(),
+        partitionsCount: z.number().int(),
+        replicationFactor: z.number().int(),
+        gatewayVersion: optionalOf(z.string()),
+        lastCompletedChangeId: changeIdTextSchema(),
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -354,170 +352,170 @@ export type GatewayTopology = z.output<ReturnType<typeof gatewayTopologySchema>>
 type Fields = Record<string, unknown>;
 
 function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
 }
 
 function integerOrUndefined(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isSafeInteger(value) ? value : undefined;
+    return typeof value === "number" && Number.isSafeInteger(value) ? value : undefined;
 }
 
 function stringOrUndefined(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
+    return typeof value === "string" ? value : undefined;
 }
 
 /** As listOf: absent and null are empty. Undefined when an entry does not decode. */
 function fastList<T>(value: unknown, decodeEntry: (entry: unknown) => T | undefined): T[] | undefined {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) return undefined;
-  // Sized up front: pushing would give every short list a backing store of 17 entries.
-  const result = new Array<T>(value.length);
-  for (let index = 0; index < value.length; index++) {
-    const decoded = decodeEntry(value[index]);
-    if (decoded === undefined) return undefined;
-    result[index] = decoded;
-  }
-  return result;
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) return undefined;
+    // Sized up front: pushing would give every short list a backing store of 17 entries.
+    const result = new Array<T>(value.length);
+    for (let index = 0; index < value.length; index++) {
+        const decoded = decodeEntry(value[index]);
+        if (decoded === undefined) return undefined;
+        result[index] = decoded;
+    }
+    return result;
 }
 
 /** As optionalOf: an absent field stays absent, null becomes undefined. False when the value does not decode. */
 function fastOptional(from: Fields, to: Fields, key: string, decode: (value: unknown) => unknown): boolean {
-  const value = from[key];
-  if (value === undefined || value === null) {
-    if (key in from) to[key] = undefined;
-    return true;
-  }
-  const decoded = decode(value);
-  to[key] = decoded;
-  return decoded !== undefined;
+    const value = from[key];
+    if (value === undefined || value === null) {
+        if (key in from) to[key] = undefined;
+        return true;
+    }
+    const decoded = decode(value);
+    to[key] = decoded;
+    return decoded !== undefined;
 }
 
 function fastTimestamp(value: unknown): Timestamp | undefined {
-  if (value === undefined || value === null) return { raw: null, epochMs: null };
-  return typeof value === "string" ? { raw: value, epochMs: parseTimestamp(value) } : undefined;
+    if (value === undefined || value === null) return { raw: null, epochMs: null };
+    return typeof value === "string" ? { raw: value, epochMs: parseTimestamp(value) } : undefined;
 }
 
 function fastExporter(value: unknown): Exporter | undefined {
-  const fields = fieldsOf(value);
-  if (fields === undefined || typeof fields.id !== "string" || typeof fields.state !== "string") return undefined;
-  return { id: fields.id, state: fields.state };
+    const fields = fieldsOf(value);
+    if (fields === undefined || typeof fields.id !== "string" || typeof fields.state !== "string") return undefined;
+    return { id: fields.id, state: fields.state };
 }
 
 function fastExporting(value: unknown): PartitionConfig["exporting"] {
-  const fields = fieldsOf(value);
-  const exporters = fields && fastList(fields.exporters, fastExporter);
-  return exporters && { exporters };
+    const fields = fieldsOf(value);
+    const exporters = fields && fastList(fields.exporters, fastExporter);
+    return exporters && { exporters };
 }
 
 function fastPartitionConfig(value: unknown): PartitionConfig | undefined {
-  const fields = fieldsOf(value);
-  const config: Fields = {};
-  return fields !== undefined && fastOptional(fields, config, "exporting", fastExporting) ? (config as PartitionConfig) : undefined;
+    const fields = fieldsOf(value);
+    const config: Fields = {};
+    return fields !== undefined && fastOptional(fields, config, "exporting", fastExporting) ? (config as PartitionConfig) : undefined;
 }
 
 function fastPartition(value: unknown): PartitionState | undefined {
-  const fields = fieldsOf(value);
-  if (fields === undefined) return undefined;
-  const id = integerOrUndefined(fields.id);
-  const state = stringOrUndefined(fields.state);
-  const priority = integerOrUndefined(fields.priority);
-  if (id === undefined || state === undefined || priority === undefined) return undefined;
-  const partition: Fields = { id, state, priority };
-  return fastOptional(fields, partition, "config", fastPartitionConfig) ? (partition as PartitionState) : undefined;
+    const fields = fieldsOf(value);
+    if (fields === undefined) return undefined;
+    const id = integerOrUndefined(fields.id);
+    const state = stringOrUndefined(fields.state);
+    const priority = integerOrUndefined(fields.priority);
+    if (id === undefined || state === undefined || priority === undefined) return undefined;
+    const partition: Fields = { id, state, priority };
+    return fastOptional(fields, partition, "config", fastPartitionConfig) ? (partition as PartitionState) : undefined;
 }
 
 function fastBroker(value: unknown): BrokerState | undefined {
-  const fields = fieldsOf(value);
-  if (fields === undefined) return undefined;
-  const id = integerOrUndefined(fields.id);
-  const state = stringOrUndefined(fields.state);
-  const version = integerOrUndefined(fields.version);
-  const lastUpdatedAt = fastTimestamp(fields.lastUpdatedAt);
-  const partitions = fastList(fields.partitions, fastPartition);
-  if (id === undefined || state === undefined || version === undefined || lastUpdatedAt === undefined || partitions === undefined) {
-    return undefined;
-  }
-  return { id, state, version, lastUpdatedAt, partitions };
+    const fields = fieldsOf(value);
+    if (fields === undefined) return undefined;
+    const id = integerOrUndefined(fields.id);
+    const state = stringOrUndefined(fields.state);
+    const version = integerOrUndefined(fields.version);
+    const lastUpdatedAt = fastTimestamp(fields.lastUpdatedAt);
+    const partitions = fastList(fields.partitions, fastPartition);
+    if (id === undefined || state === undefined || version === undefined || lastUpdatedAt === undefined || partitions === undefined) {
+        return undefined;
+    }
+    return { id, state, version, lastUpdatedAt, partitions };
 }
 
 /** The fields of operationFields(), in their order. */
 function fastOperationFields(fields: Fields): Fields | undefined {
-  const operation = stringOrUndefined(fields.operation);
-  if (operation === undefined || operation.length === 0) return undefined;
-  const result: Fields = { operation };
-  if (
-    !fastOptional(fields, result, "brokerId", integerOrUndefined) ||
-    !fastOptional(fields, result, "partitionId", integerOrUndefined) ||
-    !fastOptional(fields, result, "priority", integerOrUndefined)
-  ) {
-    return undefined;
-  }
-  const brokers = fastList(fields.brokers, integerOrUndefined);
-  if (brokers === undefined) return undefined;
-  result.brokers = brokers;
-  return fastOptional(fields, result, "exporterId", stringOrUndefined) ? result : undefined;
+    const operation = stringOrUndefined(fields.operation);
+    if (operation === undefined || operation.length === 0) return undefined;
+    const result: Fields = { operation };
+    if (
+        !fastOptional(fields, result, "brokerId", integerOrUndefined) ||
+        !fastOptional(fields, result, "partitionId", integerOrUndefined) ||
+        !fastOptional(fields, result, "priority", integerOrUndefined)
+    ) {
+        return undefined;
+    }
+    const brokers = fastList(fields.brokers, integerOrUndefined);
+    if (brokers === undefined) return undefined;
+    result.brokers = brokers;
+    return fastOptional(fields, result, "exporterId", stringOrUndefined) ? result : undefined;
 }
 
 function fastOperation(value: unknown): Operation | undefined {
-  const fields = fieldsOf(value);
-  return (fields && fastOperationFields(fields)) as Operation | undefined;
+    const fields = fieldsOf(value);
+    return (fields && fastOperationFields(fields)) as Operation | undefined;
 }
 
 function fastCompletedOperation(value: unknown): CompletedOperation | undefined {
-  const fields = fieldsOf(value);
-  const operation = fields && fastOperationFields(fields);
-  const completedAt = fields && fastTimestamp(fields.completedAt);
-  if (operation === undefined || completedAt === undefined) return undefined;
-  operation.completedAt = completedAt;
-  return operation as CompletedOperation;
+    const fields = fieldsOf(value);
+    const operation = fields && fastOperationFields(fields);
+    const completedAt = fields && fastTimestamp(fields.completedAt);
+    if (operation === undefined || completedAt === undefined) return undefined;
+    operation.completedAt = completedAt;
+    return operation as CompletedOperation;
 }
 
 function fastChangeRecord(value: unknown): ChangeRecord | undefined {
-  const fields = fieldsOf(value);
-  if (fields === undefined) return undefined;
-  const id = integerOrUndefined(fields.id);
-  const status = stringOrUndefined(fields.status);
-  const startedAt = fastTimestamp(fields.startedAt);
-  const completedAt = fastTimestamp(fields.completedAt);
-  if (id === undefined || status === undefined || startedAt === undefined || completedAt === undefined) return undefined;
-  return { id, status, startedAt, completedAt };
+    const fields = fieldsOf(value);
+    if (fields === undefined) return undefined;
+    const id = integerOrUndefined(fields.id);
+    const status = stringOrUndefined(fields.status);
+    const startedAt = fastTimestamp(fields.startedAt);
+    const completedAt = fastTimestamp(fields.completedAt);
+    if (id === undefined || status === undefined || startedAt === undefined || completedAt === undefined) return undefined;
+    return { id, status, startedAt, completedAt };
 }
 
 function fastPendingChange(value: unknown): PendingChange | undefined {
-  const fields = fieldsOf(value);
-  if (fields === undefined) return undefined;
-  const id = integerOrUndefined(fields.id);
-  const status = stringOrUndefined(fields.status);
-  const completed = fastList(fields.completed, fastCompletedOperation);
-  const pending = fastList(fields.pending, fastOperation);
-  if (id === undefined || status === undefined || completed === undefined || pending === undefined) return undefined;
-  return { id, status, completed, pending };
+    const fields = fieldsOf(value);
+    if (fields === undefined) return undefined;
+    const id = integerOrUndefined(fields.id);
+    const status = stringOrUndefined(fields.status);
+    const completed = fastList(fields.completed, fastCompletedOperation);
+    const pending = fastList(fields.pending, fastOperation);
+    if (id === undefined || status === undefined || completed === undefined || pending === undefined) return undefined;
+    return { id, status, completed, pending };
 }
 
 export function fastClusterState(value: unknown): ClusterState | undefined {
-  const fields = fieldsOf(value);
-  if (fields === undefined) return undefined;
-  const version = integerOrUndefined(fields.version);
-  const brokers = fastList(fields.brokers, fastBroker);
-  if (version === undefined || brokers === undefined) return undefined;
-  const state: Fields = { version, brokers };
-  const complete =
-    fastOptional(fields, state, "lastChange", fastChangeRecord) &&
-    fastOptional(fields, state, "pendingChange", fastPendingChange) &&
-    fastOptional(fields, state, "clusterId", stringOrUndefined);
-  return complete ? (state as ClusterState) : undefined;
+    const fields = fieldsOf(value);
+    if (fields === undefined) return undefined;
+    const version = integerOrUndefined(fields.version);
+    const brokers = fastList(fields.brokers, fastBroker);
+    if (version === undefined || brokers === undefined) return undefined;
+    const state: Fields = { version, brokers };
+    const complete =
+        fastOptional(fields, state, "lastChange", fastChangeRecord) &&
+        fastOptional(fields, state, "pendingChange", fastPendingChange) &&
+        fastOptional(fields, state, "clusterId", stringOrUndefined);
+    return complete ? (state as ClusterState) : undefined;
 }
 
 export function fastPlannedChange(value: unknown): PlannedChange | undefined {
-  const fields = fieldsOf(value);
-  if (fields === undefined) return undefined;
-  const changeId = integerOrUndefined(fields.changeId);
-  const currentTopology = fastList(fields.currentTopology, fastBroker);
-  const plannedChanges = fastList(fields.plannedChanges, fastOperation);
-  const expectedTopology = fastList(fields.expectedTopology, fastBroker);
-  if (changeId === undefined || currentTopology === undefined || plannedChanges === undefined || expectedTopology === undefined) {
-    return undefined;
-  }
-  return { changeId, currentTopology, plannedChanges, expectedTopology };
+    const fields = fieldsOf(value);
+    if (fields === undefined) return undefined;
+    const changeId = integerOrUndefined(fields.changeId);
+    const currentTopology = fastList(fields.currentTopology, fastBroker);
+    const plannedChanges = fastList(fields.plannedChanges, fastOperation);
+    const expectedTopology = fastList(fields.expectedTopology, fastBroker);
+    if (changeId === undefined || currentTopology === undefined || plannedChanges === undefined || expectedTopology === undefined) {
+        return undefined;
+    }
+    return { changeId, currentTopology, plannedChanges, expectedTopology };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -528,29 +526,29 @@ export function fastPlannedChange(value: unknown): PlannedChange | undefined {
  * the serialized copies of this module never capture a built schema.
  */
 export function cachedSchema<T extends z.ZodType>(name: string, build: () => T): T {
-  // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
-  const key = Symbol.for("pulumi-platform.schemas.v2");
-  const holder = globalThis as unknown as Record<symbol, Map<string, z.ZodType> | undefined>;
-  const cache = (holder[key] ??= new Map<string, z.ZodType>());
-  const existing = cache.get(name);
-  if (existing) return existing as T;
-  const schema = build();
-  cache.set(name, schema);
-  return schema;
+    // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
+    const key = Symbol.for("pulumi-platform.schemas.v2");
+    const holder = globalThis as unknown as Record<symbol, Map<string, z.ZodType> | undefined>;
+    const cache = (holder[key] ??= new Map<string, z.ZodType>());
+    const existing = cache.get(name);
+    if (existing) return existing as T;
+    const schema = build();
+    cache.set(name, schema);
+    return schema;
 }
 
 /** A decoder for decodeJsonBody: validates and describes at most three problems, never echoing values. */
 export function decoder<T extends z.ZodType>(name: string, build: () => T): (data: unknown) => DecodeResult<z.output<T>> {
-  return (data) => {
-    const result = cachedSchema(name, build).safeParse(data);
-    if (result.success) return { ok: true, value: result.data };
-    const problems = result.error.issues.slice(0, 3).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-    const more = result.error.issues.length > 3 ? ` (and ${result.error.issues.length - 3} more)` : "";
-    return { ok: false, problem: `${name} does not match the expected shape: ${problems.join("; ")}${more}` };
-  };
+    return (data) => {
+        const result = cachedSchema(name, build).safeParse(data);
+        if (result.success) return { ok: true, value: result.data };
+        const problems = result.error.issues.slice(0, 3).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+        const more = result.error.issues.length > 3 ? ` (and ${result.error.issues.length - 3} more)` : "";
+        return { ok: false, problem: `${name} does not match the expected shape: ${problems.join("; ")}${more}` };
+    };
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return "(root)";
-  return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`)).join("");
+    if (path.length === 0) return "(root)";
+    return path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`)).join("");
 }

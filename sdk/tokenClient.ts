@@ -18,313 +18,306 @@
 
 import { createHash, createHmac, randomBytes, scrypt } from "crypto";
 import {
-  AbortedError,
-  AuthError,
-  PlatformError,
-  PlatformErrorDetails,
-  RateLimitedError,
-  RequestTimeoutError,
-  ResponseFormatError,
-  ServerError,
-  UnexpectedStatusError,
-  UnreachableError,
+    AbortedError,
+    AuthError,
+    PlatformError,
+    PlatformErrorDetails,
+    RateLimitedError,
+    RequestTimeoutError,
+    ResponseFormatError,
+    ServerError,
+    UnexpectedStatusError,
+    UnreachableError,
 } from "./errors";
 import { HttpResponse, abortable, decodeJsonBody, errorFromResponse, isTransientError, parseRetryAfter, send } from "./http";
 import { blockTokenRequestsUntil, runRateLimited } from "./rateLimiter";
 import { decoder, tokenResponseSchema } from "./schemas";
-import {
-  CachedToken,
-  defaultTokenCacheDir,
-  deleteCachedToken,
-  diskCacheEnabledByEnv,
-  readCachedToken,
-  writeCachedToken,
-} from "./tokenDiskCache";
+import { CachedToken, defaultTokenCacheDir, deleteCachedToken, diskCacheEnabledByEnv, readCachedToken, writeCachedToken } from "./tokenDiskCache";
 import type { ConnectionSettings } from "./transport";
 
 /** A token and when it expires. */
 export interface TokenInfo {
-  token: string;
-  /** The expiry the client goes by: expires_in from the issuer's answer, or the JWT's exp if that is sooner. */
-  expiresAt: Date;
+    token: string;
+    /** The expiry the client goes by: expires_in from the issuer's answer, or the JWT's exp if that is sooner. */
+    expiresAt: Date;
 }
 
 export interface GetTokenOptions {
-  signal?: AbortSignal;
-  /**
-   * Prove the secret: accept only a token the issuer gave for this very secret in this process, never one
-   * from the disk cache (which cannot tell which secret obtained it). Costs one token request per secret
-   * and process at most.
-   */
-  verifySecret?: boolean;
+    signal?: AbortSignal;
+    /**
+     * Prove the secret: accept only a token the issuer gave for this very secret in this process, never one
+     * from the disk cache (which cannot tell which secret obtained it). Costs one token request per secret
+     * and process at most.
+     */
+    verifySecret?: boolean;
 }
 
 /** Anything that can give a bearer token: a TokenClient, or a caller's own implementation. */
 export interface TokenProvider {
-  getToken(options?: { signal?: AbortSignal }): Promise<string>;
-  /** Forgets a token the API refused (401), so the next getToken fetches a new one. */
-  invalidate?(token: string): Promise<void> | void;
+    getToken(options?: { signal?: AbortSignal }): Promise<string>;
+    /** Forgets a token the API refused (401), so the next getToken fetches a new one. */
+    invalidate?(token: string): Promise<void> | void;
 }
 
 export interface TokenClientOptions {
-  /** Else PLATFORM_CONSOLE_CLIENT_ID. */
-  clientId?: string;
-  /** Else PLATFORM_CONSOLE_CLIENT_SECRET. */
-  clientSecret?: string;
-  /** The issuer's token endpoint. Else PLATFORM_OAUTH_URL. */
-  authUrl?: string;
-  /** Else PLATFORM_CONSOLE_OAUTH_AUDIENCE, else the host name of adminBaseUrl. */
-  audience?: string;
-  /** Base URL of the administration API; only used for the default audience. */
-  adminBaseUrl?: string;
-  /** Disk cache on (default) or off. PLATFORM_TOKEN_DISK_CACHE=off turns it off too. */
-  diskCache?: boolean;
-  /** Directory of the disk cache. Else PLATFORM_TOKEN_CACHE_DIR, else ~/.pulumi-platform/tokens. */
-  cacheDir?: string;
-  /** Time limit of one token request (default 15 s). */
-  timeoutMs?: number;
-  /** Token requests in all for one token, retries of 429 and transient failures included (default 4). */
-  maxAttempts?: number;
-  /** The longest the client waits in total for the issuer's rate-limit blocks (default 60 s). */
-  maxRateLimitWaitMs?: number;
-  /** Environment to read (default process.env). */
-  env?: Record<string, string | undefined>;
-  /** Proxies and TLS for the token endpoint (default: from the environment only). */
-  connection?: ConnectionSettings;
+    /** Else PLATFORM_CONSOLE_CLIENT_ID. */
+    clientId?: string;
+    /** Else PLATFORM_CONSOLE_CLIENT_SECRET. */
+    clientSecret?: string;
+    /** The issuer's token endpoint. Else PLATFORM_OAUTH_URL. */
+    authUrl?: string;
+    /** Else PLATFORM_CONSOLE_OAUTH_AUDIENCE, else the host name of adminBaseUrl. */
+    audience?: string;
+    /** Base URL of the administration API; only used for the default audience. */
+    adminBaseUrl?: string;
+    /** Disk cache on (default) or off. PLATFORM_TOKEN_DISK_CACHE=off turns it off too. */
+    diskCache?: boolean;
+    /** Directory of the disk cache. Else PLATFORM_TOKEN_CACHE_DIR, else ~/.pulumi-platform/tokens. */
+    cacheDir?: string;
+    /** Time limit of one token request (default 15 s). */
+    timeoutMs?: number;
+    /** Token requests in all for one token, retries of 429 and transient failures included (default 4). */
+    maxAttempts?: number;
+    /** The longest the client waits in total for the issuer's rate-limit blocks (default 60 s). */
+    maxRateLimitWaitMs?: number;
+    /** Environment to read (default process.env). */
+    env?: Record<string, string | undefined>;
+    /** Proxies and TLS for the token endpoint (default: from the environment only). */
+    connection?: ConnectionSettings;
 }
 
 /** Renewal margin: 30 s, or 20 % of the lifetime for short-lived tokens. */
 export function renewalMarginMs(lifetimeMs: number): number {
-  return Math.min(30_000, lifetimeMs * 0.2);
+    return Math.min(30_000, lifetimeMs * 0.2);
 }
 
 /** The `exp` claim (epoch seconds) of a JWT, or undefined for tokens that are not JWTs. */
 export function jwtExpiry(token: string): number | undefined {
-  const parts = token.split(".");
-  if (parts.length !== 3) return undefined;
-  try {
-    const payload: unknown = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
-    const exp = typeof payload === "object" && payload !== null ? (payload as { exp?: unknown }).exp : undefined;
-    return typeof exp === "number" && Number.isFinite(exp) ? exp : undefined;
-  } catch {
-    return undefined;
-  }
+    const parts = token.split(".");
+    if (parts.length !== 3) return undefined;
+    try {
+        const payload: unknown = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
+        const exp = typeof payload === "object" && payload !== null ? (payload as { exp?: unknown }).exp : undefined;
+        return typeof exp === "number" && Number.isFinite(exp) ? exp : undefined;
+    } catch {
+        return undefined;
+    }
 }
 
 /** Forgets every token and remembered credential failure of this process (the disk cache stays). */
 export function clearTokenCache(): void {
-  const state = sharedState();
-  state.tokens.clear();
-  state.failures.clear();
+    const state = sharedState();
+    state.tokens.clear();
+    state.failures.clear();
 }
 
 export class TokenClient implements TokenProvider {
-  readonly clientId: string;
-  readonly authUrl: string;
-  readonly audience: string;
-  /** The disk cache directory, or undefined when the disk cache is off. */
-  readonly cacheDir: string | undefined;
-  // Non-enumerable (set in the constructor), so that inspecting or spreading the client never shows it.
-  declare private readonly clientSecret: string;
-  private readonly timeoutMs: number;
-  private readonly maxAttempts: number;
-  private readonly maxRateLimitWaitMs: number;
-  private readonly cacheKey: string;
-  private readonly connection: ConnectionSettings | undefined;
+    readonly clientId: string;
+    readonly authUrl: string;
+    readonly audience: string;
+    /** The disk cache directory, or undefined when the disk cache is off. */
+    readonly cacheDir: string | undefined;
+    // Non-enumerable (set in the constructor), so that inspecting or spreading the client never shows it.
+    declare private readonly clientSecret: string;
+    private readonly timeoutMs: number;
+    private readonly maxAttempts: number;
+    private readonly maxRateLimitWaitMs: number;
+    private readonly cacheKey: string;
+    private readonly connection: ConnectionSettings | undefined;
 
-  constructor(options: TokenClientOptions = {}) {
-    const env = options.env ?? process.env;
-    this.clientId = required(options.clientId ?? env.PLATFORM_CONSOLE_CLIENT_ID, "client id", "clientId", "PLATFORM_CONSOLE_CLIENT_ID");
-    // The secret is used exactly as given (not trimmed).
-    const clientSecret = options.clientSecret ?? env.PLATFORM_CONSOLE_CLIENT_SECRET ?? "";
-    if (clientSecret === "") {
-      throw new AuthError("No client secret configured: pass clientSecret or set PLATFORM_CONSOLE_CLIENT_SECRET");
-    }
-    Object.defineProperty(this, "clientSecret", { value: clientSecret, enumerable: false });
-    this.authUrl = validHttpUrl(required(options.authUrl ?? env.PLATFORM_OAUTH_URL, "token endpoint", "authUrl", "PLATFORM_OAUTH_URL"));
-    this.audience = required(
-      options.audience ?? env.PLATFORM_CONSOLE_OAUTH_AUDIENCE ?? hostNameOf(options.adminBaseUrl),
-      "audience",
-      "audience (or adminBaseUrl)",
-      "PLATFORM_CONSOLE_OAUTH_AUDIENCE",
-    );
-    const diskCache = options.diskCache ?? diskCacheEnabledByEnv(env);
-    this.cacheDir = diskCache ? options.cacheDir ?? defaultTokenCacheDir(env) : undefined;
-    this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
-    this.cacheKey = sha256([this.authUrl, this.clientId, this.audience]);
-    this.connection = options.connection;
-  }
-
-  /** A valid access token: from memory, else from disk, else from the issuer (one request for all concurrent callers). */
-  async getToken(options: GetTokenOptions = {}): Promise<string> {
-    return (await this.getTokenInfo(options)).token;
-  }
-
-  /** A valid access token and its expiry, from the same caches as getToken. */
-  async getTokenInfo(options: GetTokenOptions = {}): Promise<TokenInfo> {
-    const state = sharedState();
-    const fingerprint = this.secretFingerprint(state);
-    const failure = state.failures.get(fingerprint);
-    if (failure) throw reviveError(failure);
-    const verify = options.verifySecret === true;
-    const cached = tokensOf(state, this.cacheKey).get(fingerprint);
-    if (cached && Date.now() < cached.renewAt && !(verify && cached.fromDisk)) {
-      this.logSource("memory");
-      return infoOf(cached);
-    }
-
-    const flightKey = `${fingerprint}/${verify ? "verified" : "any"}`;
-    let flight = state.inflight.get(flightKey);
-    if (!flight) {
-      flight = this.obtain(fingerprint, verify).finally(() => state.inflight.delete(flightKey));
-      state.inflight.set(flightKey, flight);
-    }
-    const outcome = await abortable(flight, options.signal);
-    if (outcome.ok) return infoOf(outcome.token);
-    throw reviveError(outcome.error);
-  }
-
-  async invalidate(token: string): Promise<void> {
-    const state = sharedState();
-    const tokens = tokensOf(state, this.cacheKey);
-    for (const [fingerprint, cached] of tokens) if (cached.accessToken === token) tokens.delete(fingerprint);
-    if (this.cacheDir !== undefined) await deleteCachedToken(this.cacheDir, await this.diskKey(state), token);
-  }
-
-  /** What the client is, without its secret (for logs and JSON.stringify). */
-  toJSON(): { clientId: string; authUrl: string; audience: string } {
-    return { clientId: this.clientId, authUrl: this.authUrl, audience: this.audience };
-  }
-
-  private async obtain(fingerprint: string, verify: boolean): Promise<TokenOutcome> {
-    try {
-      if (!verify && this.cacheDir !== undefined) {
-        const fromDisk = await readCachedToken(this.cacheDir, await this.diskKey(sharedState()));
-        if (fromDisk && Date.now() < fromDisk.renewAt) {
-          this.logSource("the disk cache");
-          tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...fromDisk, fromDisk: true });
-          return { ok: true, token: fromDisk };
+    constructor(options: TokenClientOptions = {}) {
+        const env = options.env ?? process.env;
+        this.clientId = required(options.clientId ?? env.PLATFORM_CONSOLE_CLIENT_ID, "client id", "clientId", "PLATFORM_CONSOLE_CLIENT_ID");
+        // The secret is used exactly as given (not trimmed).
+        const clientSecret = options.clientSecret ?? env.PLATFORM_CONSOLE_CLIENT_SECRET ?? "";
+        if (clientSecret === "") {
+            throw new AuthError("No client secret configured: pass clientSecret or set PLATFORM_CONSOLE_CLIENT_SECRET");
         }
-      }
-      return { ok: true, token: await this.requestToken(fingerprint) };
-    } catch (error) {
-      return { ok: false, error: shareError(error) };
-    }
-  }
-
-  private async requestToken(fingerprint: string): Promise<CachedToken> {
-    let rateLimitWaitedMs = 0;
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt >= this.maxAttempts;
-      let startedAt = Date.now();
-      let res: HttpResponse;
-      try {
-        res = await runRateLimited(() => {
-          startedAt = Date.now();
-          return send({
-            method: "POST",
-            url: this.authUrl,
-            form: {
-              grant_type: "client_credentials",
-              audience: this.audience,
-              client_id: this.clientId,
-              client_secret: this.clientSecret,
-            },
-            timeoutMs: this.timeoutMs,
-            redact: [this.clientSecret],
-            connection: this.connection,
-          });
-        });
-      } catch (error) {
-        if (!last && isTransientError(error)) continue;
-        throw error;
-      }
-
-      if (res.status >= 200 && res.status <= 299) return this.remember(res, startedAt, fingerprint);
-
-      const redactions = [this.clientSecret];
-      if (res.status === 400 || res.status === 401 || res.status === 403) {
-        const rejected = errorFromResponse(res, redactions);
-        const error = new AuthError(
-          `The token issuer ${this.issuerForMessages()} rejected the credentials of client '${this.clientId}' ` +
-            `for audience '${this.audience}'; they will not be tried again in this process`,
-          { request: rejected.request, status: rejected.status, serverMessage: rejected.serverMessage },
+        Object.defineProperty(this, "clientSecret", { value: clientSecret, enumerable: false });
+        this.authUrl = validHttpUrl(required(options.authUrl ?? env.PLATFORM_OAUTH_URL, "token endpoint", "authUrl", "PLATFORM_OAUTH_URL"));
+        this.audience = required(
+            options.audience ?? env.PLATFORM_CONSOLE_OAUTH_AUDIENCE ?? hostNameOf(options.adminBaseUrl),
+            "audience",
+            "audience (or adminBaseUrl)",
+            "PLATFORM_CONSOLE_OAUTH_AUDIENCE",
         );
-        sharedState().failures.set(fingerprint, shareError(error));
-        throw error;
-      }
-      if (res.status === 429) {
-        const waitMs = parseRetryAfter(res.headers["retry-after"]) ?? 1_000 * 2 ** (attempt - 1);
-        if (last || rateLimitWaitedMs + waitMs > this.maxRateLimitWaitMs) {
-          const limited = errorFromResponse(res, redactions);
-          throw new RateLimitedError(`The token issuer ${this.issuerForMessages()} is rate limiting this address; try again later`, {
-            request: limited.request,
-            status: 429,
-            serverMessage: limited.serverMessage,
-            retryAfterMs: waitMs,
-          });
+        const diskCache = options.diskCache ?? diskCacheEnabledByEnv(env);
+        this.cacheDir = diskCache ? (options.cacheDir ?? defaultTokenCacheDir(env)) : undefined;
+        this.timeoutMs = options.timeoutMs ?? 15_000;
+        this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
+        this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
+        this.cacheKey = sha256([this.authUrl, this.clientId, this.audience]);
+        this.connection = options.connection;
+    }
+
+    /** A valid access token: from memory, else from disk, else from the issuer (one request for all concurrent callers). */
+    async getToken(options: GetTokenOptions = {}): Promise<string> {
+        return (await this.getTokenInfo(options)).token;
+    }
+
+    /** A valid access token and its expiry, from the same caches as getToken. */
+    async getTokenInfo(options: GetTokenOptions = {}): Promise<TokenInfo> {
+        const state = sharedState();
+        const fingerprint = this.secretFingerprint(state);
+        const failure = state.failures.get(fingerprint);
+        if (failure) throw reviveError(failure);
+        const verify = options.verifySecret === true;
+        const cached = tokensOf(state, this.cacheKey).get(fingerprint);
+        if (cached && Date.now() < cached.renewAt && !(verify && cached.fromDisk)) {
+            this.logSource("memory");
+            return infoOf(cached);
         }
-        rateLimitWaitedMs += waitMs;
-        // A little more than asked: Retry-After is whole seconds and the block started before the answer left.
-        blockTokenRequestsUntil(Date.now() + waitMs + 100);
-        continue;
-      }
-      if (!last && res.status >= 500) continue;
-      throw errorFromResponse(res, redactions);
+
+        const flightKey = `${fingerprint}/${verify ? "verified" : "any"}`;
+        let flight = state.inflight.get(flightKey);
+        if (!flight) {
+            flight = this.obtain(fingerprint, verify).finally(() => state.inflight.delete(flightKey));
+            state.inflight.set(flightKey, flight);
+        }
+        const outcome = await abortable(flight, options.signal);
+        if (outcome.ok) return infoOf(outcome.token);
+        throw reviveError(outcome.error);
     }
-  }
 
-  private async remember(res: HttpResponse, requestedAt: number, fingerprint: string): Promise<CachedToken> {
-    const body = decodeJsonBody(res, decoder("token response", tokenResponseSchema));
-    let lifetimeMs = body.expires_in * 1_000;
-    const exp = jwtExpiry(body.access_token);
-    // Trust the JWT's exp only when it is plausible from our clock (clocks of issuer and client may differ).
-    if (exp !== undefined && exp * 1_000 > requestedAt) lifetimeMs = Math.min(lifetimeMs, exp * 1_000 - requestedAt);
-    const token: CachedToken = {
-      accessToken: body.access_token,
-      expiresAt: requestedAt + lifetimeMs,
-      renewAt: requestedAt + lifetimeMs - renewalMarginMs(lifetimeMs),
-    };
-    tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...token, fromDisk: false });
-    this.logSource("the issuer");
-    if (this.cacheDir !== undefined) await writeCachedToken(this.cacheDir, await this.diskKey(sharedState()), token);
-    return token;
-  }
-
-  /**
-   * These exact credentials, secret included: the key of their tokens in memory and of their remembered
-   * failure. Computed when needed, never stored on the object; its key never leaves this process's memory.
-   */
-  private secretFingerprint(state: SharedTokenState): string {
-    return createHmac("sha256", state.fingerprintKey)
-      .update(JSON.stringify([this.authUrl, this.clientId, this.audience, this.clientSecret]))
-      .digest("hex");
-  }
-
-  /**
-   * The disk cache's key of these exact credentials: scrypt of them, salted with the client's cache key, so a
-   * file never holds the secret and a guess costs a slow derivation. Derived once per secret and process.
-   */
-  private async diskKey(state: SharedTokenState): Promise<string> {
-    const fingerprint = this.secretFingerprint(state);
-    let key = state.diskKeys.get(fingerprint);
-    if (key === undefined) {
-      key = derivedKey(JSON.stringify([this.authUrl, this.clientId, this.audience, this.clientSecret]), this.cacheKey);
-      state.diskKeys.set(fingerprint, key);
+    async invalidate(token: string): Promise<void> {
+        const state = sharedState();
+        const tokens = tokensOf(state, this.cacheKey);
+        for (const [fingerprint, cached] of tokens) if (cached.accessToken === token) tokens.delete(fingerprint);
+        if (this.cacheDir !== undefined) await deleteCachedToken(this.cacheDir, await this.diskKey(state), token);
     }
-    return key;
-  }
 
-  private logSource(source: string): void {
-    this.connection?.log?.(`token of client '${this.clientId}' for audience '${this.audience}' from ${source}`);
-  }
+    /** What the client is, without its secret (for logs and JSON.stringify). */
+    toJSON(): { clientId: string; authUrl: string; audience: string } {
+        return { clientId: this.clientId, authUrl: this.authUrl, audience: this.audience };
+    }
 
-  private issuerForMessages(): string {
-    const url = new URL(this.authUrl);
-    return url.origin + url.pathname;
-  }
+    private async obtain(fingerprint: string, verify: boolean): Promise<TokenOutcome> {
+        try {
+            if (!verify && this.cacheDir !== undefined) {
+                const fromDisk = await readCachedToken(this.cacheDir, await this.diskKey(sharedState()));
+                if (fromDisk && Date.now() < fromDisk.renewAt) {
+                    this.logSource("the disk cache");
+                    tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...fromDisk, fromDisk: true });
+                    return { ok: true, token: fromDisk };
+                }
+            }
+            return { ok: true, token: await this.requestToken(fingerprint) };
+        } catch (error) {
+            return { ok: false, error: shareError(error) };
+        }
+    }
+
+    private async requestToken(fingerprint: string): Promise<CachedToken> {
+        let rateLimitWaitedMs = 0;
+        for (let attempt = 1; ; attempt++) {
+            const last = attempt >= this.maxAttempts;
+            let startedAt = Date.now();
+            let res: HttpResponse;
+            try {
+                res = await runRateLimited(() => {
+                    startedAt = Date.now();
+                    return send({
+                        method: "POST",
+                        url: this.authUrl,
+                        form: {
+                            grant_type: "client_credentials",
+                            audience: this.audience,
+                            client_id: this.clientId,
+                            client_secret: this.clientSecret,
+                        },
+                        timeoutMs: this.timeoutMs,
+                        redact: [this.clientSecret],
+                        connection: this.connection,
+                    });
+                });
+            } catch (error) {
+                if (!last && isTransientError(error)) continue;
+                throw error;
+            }
+
+            if (res.status >= 200 && res.status <= 299) return this.remember(res, startedAt, fingerprint);
+
+            const redactions = [this.clientSecret];
+            if (res.status === 400 || res.status === 401 || res.status === 403) {
+                const rejected = errorFromResponse(res, redactions);
+                const error = new AuthError(
+                    `The token issuer ${this.issuerForMessages()} rejected the credentials of client '${this.clientId}' ` +
+                        `for audience '${this.audience}'; they will not be tried again in this process`,
+                    { request: rejected.request, status: rejected.status, serverMessage: rejected.serverMessage },
+                );
+                sharedState().failures.set(fingerprint, shareError(error));
+                throw error;
+            }
+            if (res.status === 429) {
+                const waitMs = parseRetryAfter(res.headers["retry-after"]) ?? 1_000 * 2 ** (attempt - 1);
+                if (last || rateLimitWaitedMs + waitMs > this.maxRateLimitWaitMs) {
+                    const limited = errorFromResponse(res, redactions);
+                    throw new RateLimitedError(`The token issuer ${this.issuerForMessages()} is rate limiting this address; try again later`, {
+                        request: limited.request,
+                        status: 429,
+                        serverMessage: limited.serverMessage,
+                        retryAfterMs: waitMs,
+                    });
+                }
+                rateLimitWaitedMs += waitMs;
+                // A little more than asked: Retry-After is whole seconds and the block started before the answer left.
+                blockTokenRequestsUntil(Date.now() + waitMs + 100);
+                continue;
+            }
+            if (!last && res.status >= 500) continue;
+            throw errorFromResponse(res, redactions);
+        }
+    }
+
+    private async remember(res: HttpResponse, requestedAt: number, fingerprint: string): Promise<CachedToken> {
+        const body = decodeJsonBody(res, decoder("token response", tokenResponseSchema));
+        let lifetimeMs = body.expires_in * 1_000;
+        const exp = jwtExpiry(body.access_token);
+        // Trust the JWT's exp only when it is plausible from our clock (clocks of issuer and client may differ).
+        if (exp !== undefined && exp * 1_000 > requestedAt) lifetimeMs = Math.min(lifetimeMs, exp * 1_000 - requestedAt);
+        const token: CachedToken = {
+            accessToken: body.access_token,
+            expiresAt: requestedAt + lifetimeMs,
+            renewAt: requestedAt + lifetimeMs - renewalMarginMs(lifetimeMs),
+        };
+        tokensOf(sharedState(), this.cacheKey).set(fingerprint, { ...token, fromDisk: false });
+        this.logSource("the issuer");
+        if (this.cacheDir !== undefined) await writeCachedToken(this.cacheDir, await this.diskKey(sharedState()), token);
+        return token;
+    }
+
+    /**
+     * These exact credentials, secret included: the key of their tokens in memory and of their remembered
+     * failure. Computed when needed, never stored on the object; its key never leaves this process's memory.
+     */
+    private secretFingerprint(state: SharedTokenState): string {
+        return createHmac("sha256", state.fingerprintKey)
+            .update(JSON.stringify([this.authUrl, this.clientId, this.audience, this.clientSecret]))
+            .digest("hex");
+    }
+
+    /**
+     * The disk cache's key of these exact credentials: scrypt of them, salted with the client's cache key, so a
+     * file never holds the secret and a guess costs a slow derivation. Derived once per secret and process.
+     */
+    private async diskKey(state: SharedTokenState): Promise<string> {
+        const fingerprint = this.secretFingerprint(state);
+        let key = state.diskKeys.get(fingerprint);
+        if (key === undefined) {
+            key = derivedKey(JSON.stringify([this.authUrl, this.clientId, this.audience, this.clientSecret]), this.cacheKey);
+            state.diskKeys.set(fingerprint, key);
+        }
+        return key;
+    }
+
+    private logSource(source: string): void {
+        this.connection?.log?.(`token of client '${this.clientId}' for audience '${this.audience}' from ${source}`);
+    }
+
+    private issuerForMessages(): string {
+        const url = new URL(this.authUrl);
+        return url.origin + url.pathname;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -332,142 +325,142 @@ export class TokenClient implements TokenProvider {
 
 /** An error as stored in the shared state: plain data, so each module copy rebuilds its own classes. */
 interface SharedError {
-  name: string;
-  message: string;
-  summary: string;
-  details: PlatformErrorDetails & { retryAfterMs?: number; problem?: string };
+    name: string;
+    message: string;
+    summary: string;
+    details: PlatformErrorDetails & { retryAfterMs?: number; problem?: string };
 }
 
 type TokenOutcome = { ok: true; token: CachedToken } | { ok: false; error: SharedError };
 
 interface MemoryToken extends CachedToken {
-  /** Read from the disk cache: not proven against the issuer in this process (see verifySecret). */
-  fromDisk: boolean;
+    /** Read from the disk cache: not proven against the issuer in this process (see verifySecret). */
+    fromDisk: boolean;
 }
 
 interface SharedTokenState {
-  /** By cache key (issuer, client id, audience), then by secret fingerprint. */
-  tokens: Map<string, Map<string, MemoryToken>>;
-  /** By secret fingerprint and whether the flight verifies the secret. */
-  inflight: Map<string, Promise<TokenOutcome>>;
-  /** By secret fingerprint. */
-  failures: Map<string, SharedError>;
-  /** Key of the secret fingerprints: random, in this process's memory only. */
-  fingerprintKey: Buffer;
-  /** Disk cache keys, by secret fingerprint (each derived once). */
-  diskKeys: Map<string, Promise<string>>;
+    /** By cache key (issuer, client id, audience), then by secret fingerprint. */
+    tokens: Map<string, Map<string, MemoryToken>>;
+    /** By secret fingerprint and whether the flight verifies the secret. */
+    inflight: Map<string, Promise<TokenOutcome>>;
+    /** By secret fingerprint. */
+    failures: Map<string, SharedError>;
+    /** Key of the secret fingerprints: random, in this process's memory only. */
+    fingerprintKey: Buffer;
+    /** Disk cache keys, by secret fingerprint (each derived once). */
+    diskKeys: Map<string, Promise<string>>;
 }
 
 function sharedState(): SharedTokenState {
-  // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
-  // v3: disk files are keyed by secret; an older copy of this module (an older provider in the same host) keeps its own.
-  const key = Symbol.for("pulumi-platform.tokenCache.v3");
-  const holder = globalThis as unknown as Record<symbol, SharedTokenState | undefined>;
-  return (holder[key] ??= { tokens: new Map(), inflight: new Map(), failures: new Map(), fingerprintKey: randomBytes(32), diskKeys: new Map() });
+    // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
+    // v3: disk files are keyed by secret; an older copy of this module (an older provider in the same host) keeps its own.
+    const key = Symbol.for("pulumi-platform.tokenCache.v3");
+    const holder = globalThis as unknown as Record<symbol, SharedTokenState | undefined>;
+    return (holder[key] ??= { tokens: new Map(), inflight: new Map(), failures: new Map(), fingerprintKey: randomBytes(32), diskKeys: new Map() });
 }
 
 function tokensOf(state: SharedTokenState, cacheKey: string): Map<string, MemoryToken> {
-  let tokens = state.tokens.get(cacheKey);
-  if (!tokens) {
-    tokens = new Map();
-    state.tokens.set(cacheKey, tokens);
-  }
-  return tokens;
+    let tokens = state.tokens.get(cacheKey);
+    if (!tokens) {
+        tokens = new Map();
+        state.tokens.set(cacheKey, tokens);
+    }
+    return tokens;
 }
 
 function infoOf(token: CachedToken): TokenInfo {
-  return { token: token.accessToken, expiresAt: new Date(token.expiresAt) };
+    return { token: token.accessToken, expiresAt: new Date(token.expiresAt) };
 }
 
 function shareError(error: unknown): SharedError {
-  if (error instanceof PlatformError) {
-    const extra = error as PlatformError & { retryAfterMs?: number; problem?: string };
-    return {
-      name: error.name,
-      message: error.message,
-      summary: error.summary,
-      details: {
-        request: error.request,
-        status: error.status,
-        serverMessage: error.serverMessage,
-        code: error.code,
-        retryAfterMs: extra.retryAfterMs,
-        problem: extra.problem,
-      },
-    };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { name: "AuthError", message: `Token request failed: ${message}`, summary: `Token request failed: ${message}`, details: {} };
+    if (error instanceof PlatformError) {
+        const extra = error as PlatformError & { retryAfterMs?: number; problem?: string };
+        return {
+            name: error.name,
+            message: error.message,
+            summary: error.summary,
+            details: {
+                request: error.request,
+                status: error.status,
+                serverMessage: error.serverMessage,
+                code: error.code,
+                retryAfterMs: extra.retryAfterMs,
+                problem: extra.problem,
+            },
+        };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return { name: "AuthError", message: `Token request failed: ${message}`, summary: `Token request failed: ${message}`, details: {} };
 }
 
 function reviveError(shared: SharedError): PlatformError {
-  const { details } = shared;
-  let error: PlatformError;
-  switch (shared.name) {
-    case "RateLimitedError":
-      error = new RateLimitedError(shared.summary, details);
-      break;
-    case "UnreachableError":
-      error = new UnreachableError(shared.summary, details);
-      break;
-    case "RequestTimeoutError":
-      error = new RequestTimeoutError(shared.summary, details);
-      break;
-    case "ServerError":
-      error = new ServerError(shared.summary, details);
-      break;
-    case "ResponseFormatError":
-      error = new ResponseFormatError(shared.summary, { ...details, problem: details.problem ?? "" });
-      break;
-    case "UnexpectedStatusError":
-      error = new UnexpectedStatusError(shared.summary, details);
-      break;
-    case "AbortedError":
-      error = new AbortedError(shared.summary, details);
-      break;
-    default:
-      error = new AuthError(shared.summary, details);
-  }
-  // The original wording, whatever the constructor above composed.
-  return Object.assign(error, { message: shared.message, summary: shared.summary });
+    const { details } = shared;
+    let error: PlatformError;
+    switch (shared.name) {
+        case "RateLimitedError":
+            error = new RateLimitedError(shared.summary, details);
+            break;
+        case "UnreachableError":
+            error = new UnreachableError(shared.summary, details);
+            break;
+        case "RequestTimeoutError":
+            error = new RequestTimeoutError(shared.summary, details);
+            break;
+        case "ServerError":
+            error = new ServerError(shared.summary, details);
+            break;
+        case "ResponseFormatError":
+            error = new ResponseFormatError(shared.summary, { ...details, problem: details.problem ?? "" });
+            break;
+        case "UnexpectedStatusError":
+            error = new UnexpectedStatusError(shared.summary, details);
+            break;
+        case "AbortedError":
+            error = new AbortedError(shared.summary, details);
+            break;
+        default:
+            error = new AuthError(shared.summary, details);
+    }
+    // The original wording, whatever the constructor above composed.
+    return Object.assign(error, { message: shared.message, summary: shared.summary });
 }
 
 // ---------------------------------------------------------------------------------------------------
 
 /** scrypt with its default cost (16 MiB, some tens of milliseconds), as hex. */
 function derivedKey(secretText: string, salt: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    scrypt(secretText, salt, 32, (error, key) => (error ? reject(error) : resolve(key.toString("hex"))));
-  });
+    return new Promise((resolve, reject) => {
+        scrypt(secretText, salt, 32, (error, key) => (error ? reject(error) : resolve(key.toString("hex"))));
+    });
 }
 
 function sha256(parts: string[]): string {
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+    return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
 function required(value: string | undefined, what: string, option: string, envName: string): string {
-  if (value === undefined || value.trim() === "") {
-    throw new AuthError(`No ${what} configured: pass ${option} or set ${envName}`);
-  }
-  return value.trim();
+    if (value === undefined || value.trim() === "") {
+        throw new AuthError(`No ${what} configured: pass ${option} or set ${envName}`);
+    }
+    return value.trim();
 }
 
 function validHttpUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new AuthError(`The token endpoint is not a valid URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new AuthError(`The token endpoint must be an http(s) URL`);
-  return value;
+    let url: URL;
+    try {
+        url = new URL(value);
+    } catch {
+        throw new AuthError(`The token endpoint is not a valid URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new AuthError(`The token endpoint must be an http(s) URL`);
+    return value;
 }
 
 function hostNameOf(url: string | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    return new URL(url).hostname || undefined;
-  } catch {
-    return undefined;
-  }
+    if (url === undefined) return undefined;
+    try {
+        return new URL(url).hostname || undefined;
+    } catch {
+        return undefined;
+    }
 }

@@ -22,6 +22,11 @@ const admin = new AdminClient("admin");
 const members = pulumi.output(getMembers());
 
 export const memberEmails = members.apply((list) => list.map((member) => member.email).sort());
-export const pendingInvitations = members.apply((list) => list.filter((member) => member.invitePending).map((member) => member.email).sort());
+export const pendingInvitations = members.apply((list) =>
+    list
+        .filter((member) => member.invitePending)
+        .map((member) => member.email)
+        .sort(),
+);
 export const memberCount = admin.memberCount;
 export const tokenExpiresAt = admin.tokenExpiresAt;

@@ -15,118 +15,118 @@ import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_TOKENS, TokenOptions, benchTokens } from "./tokens";
 
 export interface BenchOptions {
-  sections: SectionName[];
-  lag: { cases: ChangeCase[]; repeats: number; fixedIntervalsMs: number[] };
-  scale: ScaleOptions;
-  tokens: TokenOptions;
-  /** Fresh hosts per provider. */
-  coldStartRounds: number;
-  /** Diffs timed on a warm host. */
-  previewDiffs: number;
+    sections: SectionName[];
+    lag: { cases: ChangeCase[]; repeats: number; fixedIntervalsMs: number[] };
+    scale: ScaleOptions;
+    tokens: TokenOptions;
+    /** Fresh hosts per provider. */
+    coldStartRounds: number;
+    /** Diffs timed on a warm host. */
+    previewDiffs: number;
 }
 
 export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost"];
 
 /** The full run: about 3 minutes on 2 cores. */
 export const FULL_OPTIONS: BenchOptions = {
-  sections: ALL_SECTIONS,
-  lag: { cases: DEFAULT_CASES, repeats: 15, fixedIntervalsMs: DEFAULT_FIXED_INTERVALS_MS },
-  scale: DEFAULT_SCALE,
-  tokens: DEFAULT_TOKENS,
-  coldStartRounds: 5,
-  previewDiffs: 20,
+    sections: ALL_SECTIONS,
+    lag: { cases: DEFAULT_CASES, repeats: 15, fixedIntervalsMs: DEFAULT_FIXED_INTERVALS_MS },
+    scale: DEFAULT_SCALE,
+    tokens: DEFAULT_TOKENS,
+    coldStartRounds: 5,
+    previewDiffs: 20,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
 export const SMOKE_OPTIONS: BenchOptions = {
-  sections: ALL_SECTIONS,
-  lag: { cases: [changeCase(5, 10)], repeats: 2, fixedIntervalsMs: [100] },
-  scale: { fromBrokers: 4, toBrokers: 8, partitions: 16, replicationFactor: 3, iterations: 2 },
-  tokens: { resources: 3, runs: 2, method: "sdk" },
-  coldStartRounds: 1,
-  previewDiffs: 2,
+    sections: ALL_SECTIONS,
+    lag: { cases: [changeCase(5, 10)], repeats: 2, fixedIntervalsMs: [100] },
+    scale: { fromBrokers: 4, toBrokers: 8, partitions: 16, replicationFactor: 3, iterations: 2 },
+    tokens: { resources: 3, runs: 2, method: "sdk" },
+    coldStartRounds: 1,
+    previewDiffs: 2,
 };
 
 type Progress = (line: string) => void;
 
 export async function runBench(options: BenchOptions, progress: Progress = () => undefined): Promise<BenchDocument> {
-  const startedAt = new Date();
-  const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
-  const document: BenchDocument = {
-    format: "pulumi-platform-bench/1",
-    startedAt: startedAt.toISOString(),
-    durationMs: 0,
-    commit: commitOf(),
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model ?? "unknown",
-      memoryMB: Math.round(os.totalmem() / 2 ** 20),
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-      loadAverageAtStart,
-    },
-    options: { ...options, lag: { ...options.lag, cases: options.lag.cases.map((c) => `${c.operations} ops x ${c.opMs} ms`) } },
-    figures: [],
-    targets: { total: 0, met: 0, notMet: [] },
-    skipped: [],
-    details: {},
-  };
-  const fleet = await startEmulatorProcess(Math.max(1, options.lag.cases.length));
-  const [emulator] = fleet.emulators;
-  const record = (section: SectionName, result: SectionResult): void => {
-    document.figures.push(...result.figures);
-    document.details[section] = result.details;
-  };
-  const sections: Record<SectionName, () => Promise<void>> = {
-    scale: async () => record("scale", await benchScale(emulator, options.scale)),
-    completionLag: async () => record("completionLag", await benchCompletionLag(fleet.emulators, options.lag)),
-    tokens: async () => record("tokens", await benchTokens(emulator, options.tokens)),
-    coldStart: async () => {
-      await emulator.reset({});
-      const providers = [await trivialHosted(), await adminClientHosted(emulator.urls)];
-      const unavailable = clusterScaleUnavailable();
-      if (unavailable === undefined) providers.push(...(await clusterScaleColdStartCases(emulator.urls, { brokerCount: 3 })));
-      else document.skipped.push({ section: "coldStart", reason: `ClusterScale not measured: ${unavailable}`, failed: false });
-      record("coldStart", await benchColdStart(providers, TRIVIAL, options.coldStartRounds));
-    },
-    previewCost: async () => {
-      const unavailable = clusterScaleUnavailable();
-      if (unavailable !== undefined) {
-        document.skipped.push({ section: "previewCost", reason: unavailable, failed: false });
-        return;
-      }
-      record("previewCost", await benchPreviewCost(emulator, { diffs: options.previewDiffs }));
-    },
-  };
-  try {
-    for (const section of ALL_SECTIONS.filter((s) => options.sections.includes(s))) {
-      const sectionStart = Date.now();
-      progress(`${section}: running`);
-      try {
-        await sections[section]();
-        progress(`${section}: done in ${((Date.now() - sectionStart) / 1000).toFixed(1)} s`);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        document.skipped.push({ section, reason, failed: true });
-        progress(`${section}: failed: ${reason}`);
-      }
+    const startedAt = new Date();
+    const loadAverageAtStart = os.loadavg().map((load) => Math.round(load * 100) / 100);
+    const document: BenchDocument = {
+        format: "pulumi-platform-bench/1",
+        startedAt: startedAt.toISOString(),
+        durationMs: 0,
+        commit: commitOf(),
+        machine: {
+            cpus: os.cpus().length,
+            cpuModel: os.cpus()[0]?.model ?? "unknown",
+            memoryMB: Math.round(os.totalmem() / 2 ** 20),
+            node: process.version,
+            platform: `${process.platform} ${process.arch}`,
+            loadAverageAtStart,
+        },
+        options: { ...options, lag: { ...options.lag, cases: options.lag.cases.map((c) => `${c.operations} ops x ${c.opMs} ms`) } },
+        figures: [],
+        targets: { total: 0, met: 0, notMet: [] },
+        skipped: [],
+        details: {},
+    };
+    const fleet = await startEmulatorProcess(Math.max(1, options.lag.cases.length));
+    const [emulator] = fleet.emulators;
+    const record = (section: SectionName, result: SectionResult): void => {
+        document.figures.push(...result.figures);
+        document.details[section] = result.details;
+    };
+    const sections: Record<SectionName, () => Promise<void>> = {
+        scale: async () => record("scale", await benchScale(emulator, options.scale)),
+        completionLag: async () => record("completionLag", await benchCompletionLag(fleet.emulators, options.lag)),
+        tokens: async () => record("tokens", await benchTokens(emulator, options.tokens)),
+        coldStart: async () => {
+            await emulator.reset({});
+            const providers = [await trivialHosted(), await adminClientHosted(emulator.urls)];
+            const unavailable = clusterScaleUnavailable();
+            if (unavailable === undefined) providers.push(...(await clusterScaleColdStartCases(emulator.urls, { brokerCount: 3 })));
+            else document.skipped.push({ section: "coldStart", reason: `ClusterScale not measured: ${unavailable}`, failed: false });
+            record("coldStart", await benchColdStart(providers, TRIVIAL, options.coldStartRounds));
+        },
+        previewCost: async () => {
+            const unavailable = clusterScaleUnavailable();
+            if (unavailable !== undefined) {
+                document.skipped.push({ section: "previewCost", reason: unavailable, failed: false });
+                return;
+            }
+            record("previewCost", await benchPreviewCost(emulator, { diffs: options.previewDiffs }));
+        },
+    };
+    try {
+        for (const section of ALL_SECTIONS.filter((s) => options.sections.includes(s))) {
+            const sectionStart = Date.now();
+            progress(`${section}: running`);
+            try {
+                await sections[section]();
+                progress(`${section}: done in ${((Date.now() - sectionStart) / 1000).toFixed(1)} s`);
+            } catch (error) {
+                const reason = error instanceof Error ? error.message : String(error);
+                document.skipped.push({ section, reason, failed: true });
+                progress(`${section}: failed: ${reason}`);
+            }
+        }
+    } finally {
+        await fleet.stop();
     }
-  } finally {
-    await fleet.stop();
-  }
-  document.durationMs = Date.now() - startedAt.getTime();
-  document.targets = summarizeTargets(document.figures);
-  return document;
+    document.durationMs = Date.now() - startedAt.getTime();
+    document.targets = summarizeTargets(document.figures);
+    return document;
 }
 
 /** The commit measured, and whether the work tree differed from it (read-only git commands). */
 function commitOf(): BenchDocument["commit"] {
-  const cwd = path.resolve(__dirname, "..", "..");
-  try {
-    const id = execFileSync("git", ["rev-parse", "HEAD"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    const status = execFileSync("git", ["status", "--porcelain"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-    return { id, dirty: status.trim() !== "" };
-  } catch {
-    return { id: null, dirty: null };
-  }
+    const cwd = path.resolve(__dirname, "..", "..");
+    try {
+        const id = execFileSync("git", ["rev-parse", "HEAD"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+        const status = execFileSync("git", ["status", "--porcelain"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        return { id, dirty: status.trim() !== "" };
+    } catch {
+        return { id: null, dirty: null };
+    }
 }

@@ -18,98 +18,114 @@ export const BENCH_PROJECT = "bench";
 
 /** A provider as the engine hands it to the host: the serialized text, the stack config, and a resource's inputs. */
 export interface HostedProvider {
-  /** Names the provider in figure ids, e.g. "clusterScaleNew". */
-  key: string;
-  /** Names it in the table. */
-  name: string;
-  /** The URN's type, e.g. pulumi-nodejs:dynamic/platform:ClusterScale. */
-  type: string;
-  serialized: string;
-  config: PropertyMap;
-  inputs: PropertyMap;
-  /** The old inputs Check gets: empty for a resource not yet in the state (the default). */
-  olds?: PropertyMap;
+    /** Names the provider in figure ids, e.g. "clusterScaleNew". */
+    key: string;
+    /** Names it in the table. */
+    name: string;
+    /** The URN's type, e.g. pulumi-nodejs:dynamic/platform:ClusterScale. */
+    type: string;
+    serialized: string;
+    config: PropertyMap;
+    inputs: PropertyMap;
+    /** The old inputs Check gets: empty for a resource not yet in the state (the default). */
+    olds?: PropertyMap;
 }
 
 export interface ColdStartSample {
-  provider: string;
-  /** Spawn until the host printed its port. */
-  hostStartMs: number;
-  firstCheckMs: number;
-  secondCheckMs: number;
+    provider: string;
+    /** Spawn until the host printed its port. */
+    hostStartMs: number;
+    firstCheckMs: number;
+    secondCheckMs: number;
 }
 
 export function urnOf(provider: Pick<HostedProvider, "type">, name: string): string {
-  return `urn:pulumi:bench::${BENCH_PROJECT}::${provider.type}::${name}`;
+    return `urn:pulumi:bench::${BENCH_PROJECT}::${provider.type}::${name}`;
 }
 
 async function sampleOnce(provider: HostedProvider): Promise<ColdStartSample> {
-  const spawnedAt = performance.now();
-  const host = await DynamicHost.start({ cwd: REPOSITORY_ROOT, project: BENCH_PROJECT });
-  try {
-    const hostStartMs = performance.now() - spawnedAt;
-    await host.configure(provider.config);
-    const urn = urnOf(provider, "cold");
-    const news = { ...provider.inputs, __provider: provider.serialized };
-    // Old inputs in the state carry __provider too.
-    const olds = provider.olds === undefined ? {} : { ...provider.olds, __provider: provider.serialized };
-    const timedCheck = async (): Promise<number> => {
-      const start = performance.now();
-      const result = await host.check(urn, olds, news);
-      const elapsed = performance.now() - start;
-      if (result.failures.length > 0) throw new Error(`${provider.name}: Check failed: ${JSON.stringify(result.failures)}`);
-      return elapsed;
-    };
-    const firstCheckMs = await timedCheck();
-    const secondCheckMs = await timedCheck();
-    return { provider: provider.key, hostStartMs, firstCheckMs, secondCheckMs };
-  } finally {
-    await host.stop();
-  }
+    const spawnedAt = performance.now();
+    const host = await DynamicHost.start({ cwd: REPOSITORY_ROOT, project: BENCH_PROJECT });
+    try {
+        const hostStartMs = performance.now() - spawnedAt;
+        await host.configure(provider.config);
+        const urn = urnOf(provider, "cold");
+        const news = { ...provider.inputs, __provider: provider.serialized };
+        // Old inputs in the state carry __provider too.
+        const olds = provider.olds === undefined ? {} : { ...provider.olds, __provider: provider.serialized };
+        const timedCheck = async (): Promise<number> => {
+            const start = performance.now();
+            const result = await host.check(urn, olds, news);
+            const elapsed = performance.now() - start;
+            if (result.failures.length > 0) throw new Error(`${provider.name}: Check failed: ${JSON.stringify(result.failures)}`);
+            return elapsed;
+        };
+        const firstCheckMs = await timedCheck();
+        const secondCheckMs = await timedCheck();
+        return { provider: provider.key, hostStartMs, firstCheckMs, secondCheckMs };
+    } finally {
+        await host.stop();
+    }
 }
 
 /** `rounds` fresh hosts per provider, the providers taking turns so that load from elsewhere hits all alike. */
 export async function measureColdStarts(providers: readonly HostedProvider[], rounds: number): Promise<ColdStartSample[]> {
-  const samples: ColdStartSample[] = [];
-  for (let round = 0; round < rounds; round++) {
-    for (const provider of providers) samples.push(await sampleOnce(provider));
-  }
-  return samples;
+    const samples: ColdStartSample[] = [];
+    for (let round = 0; round < rounds; round++) {
+        for (const provider of providers) samples.push(await sampleOnce(provider));
+    }
+    return samples;
 }
 
 export function coldStartFigures(samples: readonly ColdStartSample[], providers: readonly HostedProvider[], baseline: string): Figure[] {
-  const of = (key: string) => samples.filter((s) => s.provider === key);
-  const baselineFirst = median(of(baseline).map((s) => s.firstCheckMs));
-  const baselineName = providers.find((p) => p.key === baseline)?.name ?? baseline;
-  const figures: Figure[] = [];
-  for (const provider of providers) {
-    const mine = of(provider.key);
-    const { key, name } = provider;
-    const first = median(mine.map((s) => s.firstCheckMs));
-    figures.push(
-      figure("coldStart", `${key}.hostStartMs`, `${name}: host start (spawn to port), median`, round(median(mine.map((s) => s.hostStartMs)), 0), "ms", null, mine.length),
-      figure("coldStart", `${key}.firstCheckMs`, `${name}: first Check, median`, round(first, 1), "ms", null, mine.length),
-      figure("coldStart", `${key}.secondCheckMs`, `${name}: second Check, median`, round(median(mine.map((s) => s.secondCheckMs)), 1), "ms", null, mine.length),
-      figure("coldStart", `${key}.serializedKB`, `${name}: serialized provider size`, round(Buffer.byteLength(provider.serialized) / 1024, 1), "kB"),
-    );
-    if (key !== baseline) {
-      figures.push(
-        figure(
-          "coldStart",
-          `${key}.extraFirstCheckMs`,
-          `${name}: first Check minus ${baselineName}'s`,
-          round(first - baselineFirst, 1),
-          "ms",
-          { op: "<=", value: TARGET_EXTRA_FIRST_CHECK_MS },
-          mine.length,
-        ),
-      );
+    const of = (key: string) => samples.filter((s) => s.provider === key);
+    const baselineFirst = median(of(baseline).map((s) => s.firstCheckMs));
+    const baselineName = providers.find((p) => p.key === baseline)?.name ?? baseline;
+    const figures: Figure[] = [];
+    for (const provider of providers) {
+        const mine = of(provider.key);
+        const { key, name } = provider;
+        const first = median(mine.map((s) => s.firstCheckMs));
+        figures.push(
+            figure(
+                "coldStart",
+                `${key}.hostStartMs`,
+                `${name}: host start (spawn to port), median`,
+                round(median(mine.map((s) => s.hostStartMs)), 0),
+                "ms",
+                null,
+                mine.length,
+            ),
+            figure("coldStart", `${key}.firstCheckMs`, `${name}: first Check, median`, round(first, 1), "ms", null, mine.length),
+            figure(
+                "coldStart",
+                `${key}.secondCheckMs`,
+                `${name}: second Check, median`,
+                round(median(mine.map((s) => s.secondCheckMs)), 1),
+                "ms",
+                null,
+                mine.length,
+            ),
+            figure("coldStart", `${key}.serializedKB`, `${name}: serialized provider size`, round(Buffer.byteLength(provider.serialized) / 1024, 1), "kB"),
+        );
+        if (key !== baseline) {
+            figures.push(
+                figure(
+                    "coldStart",
+                    `${key}.extraFirstCheckMs`,
+                    `${name}: first Check minus ${baselineName}'s`,
+                    round(first - baselineFirst, 1),
+                    "ms",
+                    { op: "<=", value: TARGET_EXTRA_FIRST_CHECK_MS },
+                    mine.length,
+                ),
+            );
+        }
     }
-  }
-  return figures;
+    return figures;
 }
 
 export async function benchColdStart(providers: readonly HostedProvider[], baseline: string, rounds: number): Promise<SectionResult> {
-  const samples = await measureColdStarts(providers, rounds);
-  return { figures: coldStartFigures(samples, providers, baseline), details: { rounds, samples } };
+    const samples = await measureColdStarts(providers, rounds);
+    return { figures: coldStartFigures(samples, providers, baseline), details: { rounds, samples } };
 }

@@ -13,78 +13,78 @@ const USAGE = "usage: npm run bench -- [--out FILE] [--repeats N] [--rounds N] [
 export const DEFAULT_OUT = path.join(__dirname, "results", "latest.json");
 
 export interface CliOptions {
-  out: string;
-  bench: BenchOptions;
+    out: string;
+    bench: BenchOptions;
 }
 
 export function parseArguments(args: readonly string[]): CliOptions {
-  let bench: BenchOptions = FULL_OPTIONS;
-  let out = DEFAULT_OUT;
-  const overrides: ((options: BenchOptions) => BenchOptions)[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const value = (): string => {
-      const next = args[++i];
-      if (next === undefined) throw new Error(`${arg} needs a value`);
-      return next;
-    };
-    const count = (): number => {
-      const text = value();
-      if (!/^[1-9]\d*$/.test(text)) throw new Error(`${arg} needs a positive integer`);
-      return Number(text);
-    };
-    switch (arg) {
-      case "--smoke":
-        bench = SMOKE_OPTIONS;
-        break;
-      case "--out":
-        out = path.resolve(value());
-        break;
-      case "--repeats": {
-        const repeats = count();
-        overrides.push((o) => ({ ...o, lag: { ...o.lag, repeats } }));
-        break;
-      }
-      case "--rounds": {
-        const rounds = count();
-        overrides.push((o) => ({ ...o, coldStartRounds: rounds }));
-        break;
-      }
-      case "--only": {
-        const sections = value().split(",") as SectionName[];
-        const unknown = sections.filter((s) => !ALL_SECTIONS.includes(s));
-        if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(", ")}; sections: ${ALL_SECTIONS.join(", ")}`);
-        overrides.push((o) => ({ ...o, sections }));
-        break;
-      }
-      default:
-        throw new Error(`unknown argument ${arg}`);
+    let bench: BenchOptions = FULL_OPTIONS;
+    let out = DEFAULT_OUT;
+    const overrides: ((options: BenchOptions) => BenchOptions)[] = [];
+    for (let i = 0; i < args.length; i++) {
+        const arg = args[i];
+        const value = (): string => {
+            const next = args[++i];
+            if (next === undefined) throw new Error(`${arg} needs a value`);
+            return next;
+        };
+        const count = (): number => {
+            const text = value();
+            if (!/^[1-9]\d*$/.test(text)) throw new Error(`${arg} needs a positive integer`);
+            return Number(text);
+        };
+        switch (arg) {
+            case "--smoke":
+                bench = SMOKE_OPTIONS;
+                break;
+            case "--out":
+                out = path.resolve(value());
+                break;
+            case "--repeats": {
+                const repeats = count();
+                overrides.push((o) => ({ ...o, lag: { ...o.lag, repeats } }));
+                break;
+            }
+            case "--rounds": {
+                const rounds = count();
+                overrides.push((o) => ({ ...o, coldStartRounds: rounds }));
+                break;
+            }
+            case "--only": {
+                const sections = value().split(",") as SectionName[];
+                const unknown = sections.filter((s) => !ALL_SECTIONS.includes(s));
+                if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(", ")}; sections: ${ALL_SECTIONS.join(", ")}`);
+                overrides.push((o) => ({ ...o, sections }));
+                break;
+            }
+            default:
+                throw new Error(`unknown argument ${arg}`);
+        }
     }
-  }
-  return { out, bench: overrides.reduce((options, apply) => apply(options), bench) };
+    return { out, bench: overrides.reduce((options, apply) => apply(options), bench) };
 }
 
 async function main(): Promise<void> {
-  let cli: CliOptions;
-  try {
-    cli = parseArguments(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    process.exit(2);
-  }
-  const document = await runBench(cli.bench, (line) => process.stderr.write(`bench: ${line}\n`));
-  const json = JSON.stringify(document, null, 2);
-  mkdirSync(path.dirname(cli.out), { recursive: true });
-  writeFileSync(cli.out, `${json}\n`);
-  process.stdout.write(`${renderTable(document)}\n\n`);
-  process.stderr.write(`bench: figures written to ${path.relative(process.cwd(), cli.out) || cli.out}\n`);
-  process.stdout.write(`${json}\n`);
-  process.exitCode = document.skipped.some((s) => s.failed) ? 1 : 0;
+    let cli: CliOptions;
+    try {
+        cli = parseArguments(process.argv.slice(2));
+    } catch (error) {
+        process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+        process.exit(2);
+    }
+    const document = await runBench(cli.bench, (line) => process.stderr.write(`bench: ${line}\n`));
+    const json = JSON.stringify(document, null, 2);
+    mkdirSync(path.dirname(cli.out), { recursive: true });
+    writeFileSync(cli.out, `${json}\n`);
+    process.stdout.write(`${renderTable(document)}\n\n`);
+    process.stderr.write(`bench: figures written to ${path.relative(process.cwd(), cli.out) || cli.out}\n`);
+    process.stdout.write(`${json}\n`);
+    process.exitCode = document.skipped.some((s) => s.failed) ? 1 : 0;
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  });
+    main().catch((error: unknown) => {
+        process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        process.exit(1);
+    });
 }

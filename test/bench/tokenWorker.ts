@@ -6,14 +6,14 @@
 import { AdminClient } from "../../sdk";
 
 async function main(): Promise<void> {
-  const count = Number(process.argv[2]);
-  const baseUrl = process.env.PLATFORM_CONSOLE_BASE_URL;
-  if (!Number.isInteger(count) || count < 1 || baseUrl === undefined) throw new Error("usage: tokenWorker.ts <count> (with PLATFORM_* set)");
-  const lists = await Promise.all(Array.from({ length: count }, () => new AdminClient({ baseUrl }).listMembers()));
-  process.stdout.write(`${JSON.stringify({ listed: lists.length })}\n`);
+    const count = Number(process.argv[2]);
+    const baseUrl = process.env.PLATFORM_CONSOLE_BASE_URL;
+    if (!Number.isInteger(count) || count < 1 || baseUrl === undefined) throw new Error("usage: tokenWorker.ts <count> (with PLATFORM_* set)");
+    const lists = await Promise.all(Array.from({ length: count }, () => new AdminClient({ baseUrl }).listMembers()));
+    process.stdout.write(`${JSON.stringify({ listed: lists.length })}\n`);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
 });

@@ -3,17 +3,17 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 export class TrivialProvider implements pulumi.dynamic.ResourceProvider {
-  constructor() {
-    // An explicit constructor: the closure serializer needs one to keep the prototype chain.
-  }
+    constructor() {
+        // An explicit constructor: the closure serializer needs one to keep the prototype chain.
+    }
 
-  async check(_olds: unknown, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-    return { inputs: news };
-  }
+    async check(_olds: unknown, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+        return { inputs: news };
+    }
 
-  async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
-    return { id: "trivial", outs: inputs };
-  }
+    async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+        return { id: "trivial", outs: inputs };
+    }
 }
 TrivialProvider.prototype.constructor = TrivialProvider;
 

@@ -5,30 +5,29 @@ import { spawn } from "child_process";
 import * as path from "path";
 
 export interface TsChildOptions {
-  /** Extra node flags, e.g. --expose-gc. */
-  nodeFlags?: string[];
-  env?: NodeJS.ProcessEnv;
-  timeoutMs?: number;
+    /** Extra node flags, e.g. --expose-gc. */
+    nodeFlags?: string[];
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
 }
 
 const TSCONFIG = path.resolve(__dirname, "..", "..", "tsconfig.json");
 
 export async function runTsChild<T>(entry: string, args: string[], options: TsChildOptions = {}): Promise<T> {
-  const child = spawn(
-    process.execPath,
-    [...(options.nodeFlags ?? []), "-r", require.resolve("ts-node/register/transpile-only"), entry, ...args],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TS_NODE_PROJECT: TSCONFIG, ...options.env } },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (exitCode) => resolve(exitCode));
-  }).finally(() => clearTimeout(timer));
-  const lines = stdout.trim().split("\n");
-  if (code !== 0) throw new Error(`${path.basename(entry)} exited with ${code}: ${stderr.trim().split("\n").slice(-5).join("\n")}`);
-  return JSON.parse(lines[lines.length - 1]) as T;
+    const child = spawn(process.execPath, [...(options.nodeFlags ?? []), "-r", require.resolve("ts-node/register/transpile-only"), entry, ...args], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, TS_NODE_PROJECT: TSCONFIG, ...options.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+    const code = await new Promise<number | null>((resolve, reject) => {
+        child.once("error", reject);
+        child.once("close", (exitCode) => resolve(exitCode));
+    }).finally(() => clearTimeout(timer));
+    const lines = stdout.trim().split("\n");
+    if (code !== 0) throw new Error(`${path.basename(entry)} exited with ${code}: ${stderr.trim().split("\n").slice(-5).join("\n")}`);
+    return JSON.parse(lines[lines.length - 1]) as T;
 }

@@ -10,104 +10,104 @@ export type OutageInterface = "auth" | "admin" | "management" | "gateway";
 
 /** Body of POST /reset: the initial layout, optionally which brokers run, and any settings. */
 export interface ResetBody {
-  brokers?: number;
-  partitions?: number;
-  replicationFactor?: number;
-  running?: number[];
-  partitionScaling?: boolean;
-  opMs?: number;
-  tokenLifetimeSeconds?: number;
-  rateLimitBlockSeconds?: number;
-  clients?: ClientCredentials[];
-  members?: Member[];
-  patchSupported?: boolean;
+    brokers?: number;
+    partitions?: number;
+    replicationFactor?: number;
+    running?: number[];
+    partitionScaling?: boolean;
+    opMs?: number;
+    tokenLifetimeSeconds?: number;
+    rateLimitBlockSeconds?: number;
+    clients?: ClientCredentials[];
+    members?: Member[];
+    patchSupported?: boolean;
 }
 
 export type SettingsBody = Omit<ResetBody, "brokers" | "partitions" | "replicationFactor" | "running">;
 
 /** Every input is validated at run time too; invalid input throws ControlError. */
 export interface EmulatorControl {
-  reset(body?: ResetBody): void;
-  requests(): RequestLogEntry[];
-  clearRequests(): void;
-  stopBroker(id: number): void;
-  startBroker(id: number): void;
-  addFault(fault: FaultSpec): void;
-  clearFaults(): void;
-  /** Applies the given settings and returns all settings (client secrets omitted). */
-  updateSettings(settings: SettingsBody): object;
-  settings(): object;
-  outage(iface: OutageInterface, ms: number): Promise<void>;
-  state(): object;
+    reset(body?: ResetBody): void;
+    requests(): RequestLogEntry[];
+    clearRequests(): void;
+    stopBroker(id: number): void;
+    startBroker(id: number): void;
+    addFault(fault: FaultSpec): void;
+    clearFaults(): void;
+    /** Applies the given settings and returns all settings (client secrets omitted). */
+    updateSettings(settings: SettingsBody): object;
+    settings(): object;
+    outage(iface: OutageInterface, ms: number): Promise<void>;
+    state(): object;
 }
 
 function readJson(call: Call, required: boolean): unknown {
-  const text = call.body.toString("utf8");
-  if (text.trim() === "") {
-    if (required) throw new ControlError("a JSON body is required");
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ControlError("the body is not valid JSON");
-  }
+    const text = call.body.toString("utf8");
+    if (text.trim() === "") {
+        if (required) throw new ControlError("a JSON body is required");
+        return undefined;
+    }
+    try {
+        return JSON.parse(text) as unknown;
+    } catch {
+        throw new ControlError("the body is not valid JSON");
+    }
 }
 
 function brokerId(text: string): number {
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new ControlError("broker id must be a non-negative integer");
-  return Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new ControlError("broker id must be a non-negative integer");
+    return Number(text);
 }
 
 export function createControlApi(control: EmulatorControl): (call: Call) => Promise<Reply> {
-  return async (call) => {
-    try {
-      return await route(control, call);
-    } catch (error) {
-      if (error instanceof ControlError) return jsonReply(400, { message: error.message });
-      throw error;
-    }
-  };
+    return async (call) => {
+        try {
+            return await route(control, call);
+        } catch (error) {
+            if (error instanceof ControlError) return jsonReply(400, { message: error.message });
+            throw error;
+        }
+    };
 }
 
 async function route(control: EmulatorControl, call: Call): Promise<Reply> {
-  const { method, path } = call;
-  const broker = /^\/brokers\/([^/]+)\/(start|stop)$/.exec(path);
-  if (broker) {
-    if (method !== "POST") return jsonReply(405, { message: "Method Not Allowed" }, { allow: "POST" });
-    const id = brokerId(broker[1]);
-    if (broker[2] === "start") control.startBroker(id);
-    else control.stopBroker(id);
-    return jsonReply(200, control.state());
-  }
-  switch (`${method} ${path}`) {
-    case "POST /reset":
-      control.reset(readJson(call, false) as ResetBody | undefined);
-      return jsonReply(200, control.state());
-    case "GET /requests":
-      return jsonReply(200, control.requests());
-    case "DELETE /requests":
-      control.clearRequests();
-      return jsonReply(200, { cleared: true });
-    case "POST /faults":
-      control.addFault(readJson(call, true) as FaultSpec);
-      return jsonReply(200, { added: true });
-    case "DELETE /faults":
-      control.clearFaults();
-      return jsonReply(200, { cleared: true });
-    case "PUT /settings":
-      return jsonReply(200, control.updateSettings(readJson(call, true) as SettingsBody));
-    case "GET /settings":
-      return jsonReply(200, control.settings());
-    case "POST /outage": {
-      const body = readJson(call, true) as { interface?: unknown; ms?: unknown };
-      if (typeof body !== "object" || body === null) throw new ControlError("outage body must be a JSON object");
-      await control.outage(body.interface as OutageInterface, body.ms as number);
-      return jsonReply(200, { down: body.interface, ms: body.ms });
+    const { method, path } = call;
+    const broker = /^\/brokers\/([^/]+)\/(start|stop)$/.exec(path);
+    if (broker) {
+        if (method !== "POST") return jsonReply(405, { message: "Method Not Allowed" }, { allow: "POST" });
+        const id = brokerId(broker[1]);
+        if (broker[2] === "start") control.startBroker(id);
+        else control.stopBroker(id);
+        return jsonReply(200, control.state());
     }
-    case "GET /state":
-      return jsonReply(200, control.state());
-    default:
-      return jsonReply(404, { message: `No control endpoint ${method} ${path}` });
-  }
+    switch (`${method} ${path}`) {
+        case "POST /reset":
+            control.reset(readJson(call, false) as ResetBody | undefined);
+            return jsonReply(200, control.state());
+        case "GET /requests":
+            return jsonReply(200, control.requests());
+        case "DELETE /requests":
+            control.clearRequests();
+            return jsonReply(200, { cleared: true });
+        case "POST /faults":
+            control.addFault(readJson(call, true) as FaultSpec);
+            return jsonReply(200, { added: true });
+        case "DELETE /faults":
+            control.clearFaults();
+            return jsonReply(200, { cleared: true });
+        case "PUT /settings":
+            return jsonReply(200, control.updateSettings(readJson(call, true) as SettingsBody));
+        case "GET /settings":
+            return jsonReply(200, control.settings());
+        case "POST /outage": {
+            const body = readJson(call, true) as { interface?: unknown; ms?: unknown };
+            if (typeof body !== "object" || body === null) throw new ControlError("outage body must be a JSON object");
+            await control.outage(body.interface as OutageInterface, body.ms as number);
+            return jsonReply(200, { down: body.interface, ms: body.ms });
+        }
+        case "GET /state":
+            return jsonReply(200, control.state());
+        default:
+            return jsonReply(404, { message: `No control endpoint ${method} ${path}` });
+    }
 }

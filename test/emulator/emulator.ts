@@ -15,242 +15,223 @@ import { brokersJson, topologyJson } from "./managementJson";
 import { DEFAULT_BASE_PATH, createManagementApi } from "./managementApi";
 import { TokenRateLimiter } from "./rateLimiter";
 import { RequestLog, RequestLogEntry, queryObject } from "./requestLog";
-import {
-  ControlError,
-  DEFAULT_LAYOUT,
-  DEFAULT_SETTINGS,
-  Settings,
-  parseResetRequest,
-  parseSettingsPatch,
-  publicSettings,
-  validateLayout,
-} from "./settings";
+import { ControlError, DEFAULT_LAYOUT, DEFAULT_SETTINGS, Settings, parseResetRequest, parseSettingsPatch, publicSettings, validateLayout } from "./settings";
 import { TOKEN_PATH, createTokenIssuer } from "./tokenIssuer";
 
 export interface EmulatorOptions extends ResetBody {
-  /** 0 (default): free ports; N: auth N, admin N+1, management N+2, gateway N+3, control N+4. */
-  port?: number;
-  /** Base path of the management API (default /actuator/cluster). */
-  managementBasePath?: string;
+    /** 0 (default): free ports; N: auth N, admin N+1, management N+2, gateway N+3, control N+4. */
+    port?: number;
+    /** Base path of the management API (default /actuator/cluster). */
+    managementBasePath?: string;
 }
 
 export interface EmulatorUrls {
-  /** The full token endpoint. */
-  authUrl: string;
-  /** The administration API base (members at `${baseUrl}/members`). */
-  baseUrl: string;
-  /** Origin of the management port. */
-  managementUrl: string;
-  /** Origin of the gateway REST port. */
-  gatewayUrl: string;
-  controlUrl: string;
+    /** The full token endpoint. */
+    authUrl: string;
+    /** The administration API base (members at `${baseUrl}/members`). */
+    baseUrl: string;
+    /** Origin of the management port. */
+    managementUrl: string;
+    /** Origin of the gateway REST port. */
+    gatewayUrl: string;
+    controlUrl: string;
 }
 
 const PLATFORM_INTERFACES = ["auth", "admin", "management", "gateway"] as const;
 
 function brokerRange(count: number): number[] {
-  return Array.from({ length: count }, (_, i) => i);
+    return Array.from({ length: count }, (_, i) => i);
 }
 
 function assertBrokerId(id: number): void {
-  if (!Number.isSafeInteger(id) || id < 0) throw new ControlError("broker id must be a non-negative integer");
+    if (!Number.isSafeInteger(id) || id < 0) throw new ControlError("broker id must be a non-negative integer");
 }
 
 export class PlatformEmulator implements EmulatorControl {
-  private settingsNow: Settings;
-  private readonly startupSettings: Settings;
-  private readonly startupLayout: InitialLayout;
-  readonly cluster: Cluster;
-  private readonly log = new RequestLog();
-  private readonly faults = new FaultTable();
-  private readonly signer = new JwtSigner();
-  private readonly limiter = new TokenRateLimiter(() => this.settingsNow.rateLimitBlockSeconds);
-  private readonly listeners: Record<FaultableInterface | "control", InterfaceListener>;
+    private settingsNow: Settings;
+    private readonly startupSettings: Settings;
+    private readonly startupLayout: InitialLayout;
+    readonly cluster: Cluster;
+    private readonly log = new RequestLog();
+    private readonly faults = new FaultTable();
+    private readonly signer = new JwtSigner();
+    private readonly limiter = new TokenRateLimiter(() => this.settingsNow.rateLimitBlockSeconds);
+    private readonly listeners: Record<FaultableInterface | "control", InterfaceListener>;
 
-  private constructor(options: EmulatorOptions) {
-    const { port: _port, managementBasePath, ...resetBody } = options;
-    const startup = parseResetRequest(resetBody);
-    this.startupLayout = { ...DEFAULT_LAYOUT, ...startup.layout };
-    validateLayout(this.startupLayout);
-    this.startupSettings = { ...DEFAULT_SETTINGS, ...startup.settings };
-    this.settingsNow = this.startupSettings;
-    this.cluster = new Cluster(
-      this.startupLayout,
-      startup.running ?? brokerRange(this.startupLayout.brokers),
-      () => this.settingsNow.opMs,
-    );
+    private constructor(options: EmulatorOptions) {
+        const { port: _port, managementBasePath, ...resetBody } = options;
+        const startup = parseResetRequest(resetBody);
+        this.startupLayout = { ...DEFAULT_LAYOUT, ...startup.layout };
+        validateLayout(this.startupLayout);
+        this.startupSettings = { ...DEFAULT_SETTINGS, ...startup.settings };
+        this.settingsNow = this.startupSettings;
+        this.cluster = new Cluster(this.startupLayout, startup.running ?? brokerRange(this.startupLayout.brokers), () => this.settingsNow.opMs);
 
-    const settings = (): Settings => this.settingsNow;
-    const issuer = (): string => this.urls().authUrl;
-    const basePath = managementBasePath ?? DEFAULT_BASE_PATH;
-    if (!/^(\/[^/?#]+)+$/.test(basePath)) throw new ControlError("managementBasePath must look like /a/b");
-    this.listeners = {
-      auth: new InterfaceListener(
-        "auth",
-        this.platform("auth", createTokenIssuer({ settings, signer: this.signer, limiter: this.limiter, issuer })),
-      ),
-      admin: new InterfaceListener("admin", this.platform("admin", createAdminApi({ settings, signer: this.signer, issuer }))),
-      management: new InterfaceListener(
-        "management",
-        this.platform("management", createManagementApi({ cluster: this.cluster, settings, basePath })),
-      ),
-      gateway: new InterfaceListener("gateway", this.platform("gateway", createGatewayApi(this.cluster))),
-      control: new InterfaceListener("control", createControlApi(this)),
-    };
-  }
-
-  static async start(options: EmulatorOptions = {}): Promise<PlatformEmulator> {
-    const emulator = new PlatformEmulator(options);
-    const base = options.port ?? 0;
-    if (!Number.isInteger(base) || base < 0 || base > 65530) throw new ControlError("port must be 0 or a port number");
-    const order = [...PLATFORM_INTERFACES, "control"] as const;
-    try {
-      for (const [offset, name] of order.entries()) {
-        await emulator.listeners[name].listen(base === 0 ? 0 : base + offset);
-      }
-    } catch (error) {
-      await emulator.close();
-      throw error;
+        const settings = (): Settings => this.settingsNow;
+        const issuer = (): string => this.urls().authUrl;
+        const basePath = managementBasePath ?? DEFAULT_BASE_PATH;
+        if (!/^(\/[^/?#]+)+$/.test(basePath)) throw new ControlError("managementBasePath must look like /a/b");
+        this.listeners = {
+            auth: new InterfaceListener("auth", this.platform("auth", createTokenIssuer({ settings, signer: this.signer, limiter: this.limiter, issuer }))),
+            admin: new InterfaceListener("admin", this.platform("admin", createAdminApi({ settings, signer: this.signer, issuer }))),
+            management: new InterfaceListener("management", this.platform("management", createManagementApi({ cluster: this.cluster, settings, basePath }))),
+            gateway: new InterfaceListener("gateway", this.platform("gateway", createGatewayApi(this.cluster))),
+            control: new InterfaceListener("control", createControlApi(this)),
+        };
     }
-    return emulator;
-  }
 
-  urls(): EmulatorUrls {
-    return {
-      authUrl: `${this.listeners.auth.url}${TOKEN_PATH}`,
-      baseUrl: this.listeners.admin.url,
-      managementUrl: this.listeners.management.url,
-      gatewayUrl: this.listeners.gateway.url,
-      controlUrl: this.listeners.control.url,
-    };
-  }
-
-  async close(): Promise<void> {
-    this.cluster.close();
-    await Promise.all(Object.values(this.listeners).map((listener) => listener.close()));
-  }
-
-  // ---- EmulatorControl ----
-
-  reset(body?: ResetBody): void {
-    const request = parseResetRequest(body);
-    const layout = { ...this.startupLayout, ...request.layout };
-    validateLayout(layout);
-    this.settingsNow = { ...this.startupSettings, ...request.settings };
-    this.cluster.reset(layout, request.running ?? brokerRange(layout.brokers));
-    this.log.clear();
-    this.faults.clear();
-    this.limiter.clear();
-  }
-
-  requests(): RequestLogEntry[] {
-    return this.log.list();
-  }
-
-  clearRequests(): void {
-    this.log.clear();
-  }
-
-  stopBroker(id: number): void {
-    assertBrokerId(id);
-    this.cluster.stopBroker(id);
-  }
-
-  startBroker(id: number): void {
-    assertBrokerId(id);
-    this.cluster.startBroker(id);
-  }
-
-  addFault(fault: FaultSpec): void {
-    this.faults.add(parseFault(fault));
-  }
-
-  clearFaults(): void {
-    this.faults.clear();
-  }
-
-  updateSettings(settings: SettingsBody): object {
-    this.settingsNow = { ...this.settingsNow, ...parseSettingsPatch(settings) };
-    return this.settings();
-  }
-
-  settings(): object {
-    return publicSettings(this.settingsNow);
-  }
-
-  async outage(iface: OutageInterface, ms: number): Promise<void> {
-    if (!PLATFORM_INTERFACES.includes(iface)) throw new ControlError(`interface must be one of ${PLATFORM_INTERFACES.join(", ")}`);
-    if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new ControlError("ms must be a non-negative number");
-    const listener = this.listeners[iface];
-    if (listener.isDown()) throw new ControlError(`the ${iface} interface is already down`);
-    await listener.outage(ms);
-  }
-
-  state(): object {
-    const config = this.cluster.config;
-    const { version, lastChange, pendingChange, routing } = topologyJson(config) as Record<string, unknown>;
-    return {
-      version,
-      members: brokersJson(config).sort((a, b) => a.id - b.id),
-      ...(lastChange !== undefined && { lastChange }),
-      ...(pendingChange !== undefined && { pendingChange }),
-      ...(this.cluster.stuckReason !== undefined && { stuckReason: this.cluster.stuckReason }),
-      routing,
-      running: this.cluster.runningBrokers(),
-      settings: this.settings(),
-      faults: this.faults.pending(),
-      rateLimitedAddresses: this.limiter.blocked(Date.now()),
-      interfacesDown: PLATFORM_INTERFACES.filter((name) => this.listeners[name].isDown()),
-    };
-  }
-
-  // ---- request pipeline ----
-
-  private platform(iface: FaultableInterface, handler: (call: Call) => Reply | Promise<Reply>): Dispatcher {
-    return async (call) => {
-      const fault = this.faults.take(iface, call.method, call.path, call.query);
-      if (fault?.delayMs) await sleep(fault.delayMs, undefined, { ref: false });
-      const injected = (real?: Reply): Answer | undefined => (fault?.reset ? RESET : fault && injectedReply(iface, fault, real));
-      let answer: Answer;
-      if (fault && !fault.afterProcessing && injected() !== undefined) {
-        answer = injected()!;
-      } else {
-        const real = await this.handleSafely(handler, call);
-        answer = fault?.afterProcessing ? injected(real) ?? real : real;
-      }
-      this.log.add(this.logEntry(iface, call, answer === RESET ? 0 : answer.status));
-      return answer;
-    };
-  }
-
-  /** An emulator bug answers 500 (and is logged) instead of taking the process down. */
-  private async handleSafely(handler: (call: Call) => Reply | Promise<Reply>, call: Call): Promise<Reply> {
-    try {
-      return await handler(call);
-    } catch (error) {
-      return jsonReply(500, { message: `Emulator error: ${error instanceof Error ? error.message : String(error)}` });
+    static async start(options: EmulatorOptions = {}): Promise<PlatformEmulator> {
+        const emulator = new PlatformEmulator(options);
+        const base = options.port ?? 0;
+        if (!Number.isInteger(base) || base < 0 || base > 65530) throw new ControlError("port must be 0 or a port number");
+        const order = [...PLATFORM_INTERFACES, "control"] as const;
+        try {
+            for (const [offset, name] of order.entries()) {
+                await emulator.listeners[name].listen(base === 0 ? 0 : base + offset);
+            }
+        } catch (error) {
+            await emulator.close();
+            throw error;
+        }
+        return emulator;
     }
-  }
 
-  private logEntry(iface: FaultableInterface, call: Call, status: number): RequestLogEntry {
-    const entry: RequestLogEntry = {
-      at: new Date(call.receivedAt).toISOString(),
-      remoteAddress: call.remoteAddress,
-      interface: iface,
-      method: call.method,
-      path: call.path,
-      query: queryObject(call.query),
-      status,
-    };
-    // Only management bodies are recorded: token requests carry secrets.
-    if (iface === "management" && call.method !== "GET" && call.method !== "HEAD" && call.body.length > 0) {
-      const text = call.body.toString("utf8");
-      try {
-        entry.body = JSON.parse(text) as unknown;
-      } catch {
-        entry.body = text;
-      }
+    urls(): EmulatorUrls {
+        return {
+            authUrl: `${this.listeners.auth.url}${TOKEN_PATH}`,
+            baseUrl: this.listeners.admin.url,
+            managementUrl: this.listeners.management.url,
+            gatewayUrl: this.listeners.gateway.url,
+            controlUrl: this.listeners.control.url,
+        };
     }
-    return entry;
-  }
+
+    async close(): Promise<void> {
+        this.cluster.close();
+        await Promise.all(Object.values(this.listeners).map((listener) => listener.close()));
+    }
+
+    // ---- EmulatorControl ----
+
+    reset(body?: ResetBody): void {
+        const request = parseResetRequest(body);
+        const layout = { ...this.startupLayout, ...request.layout };
+        validateLayout(layout);
+        this.settingsNow = { ...this.startupSettings, ...request.settings };
+        this.cluster.reset(layout, request.running ?? brokerRange(layout.brokers));
+        this.log.clear();
+        this.faults.clear();
+        this.limiter.clear();
+    }
+
+    requests(): RequestLogEntry[] {
+        return this.log.list();
+    }
+
+    clearRequests(): void {
+        this.log.clear();
+    }
+
+    stopBroker(id: number): void {
+        assertBrokerId(id);
+        this.cluster.stopBroker(id);
+    }
+
+    startBroker(id: number): void {
+        assertBrokerId(id);
+        this.cluster.startBroker(id);
+    }
+
+    addFault(fault: FaultSpec): void {
+        this.faults.add(parseFault(fault));
+    }
+
+    clearFaults(): void {
+        this.faults.clear();
+    }
+
+    updateSettings(settings: SettingsBody): object {
+        this.settingsNow = { ...this.settingsNow, ...parseSettingsPatch(settings) };
+        return this.settings();
+    }
+
+    settings(): object {
+        return publicSettings(this.settingsNow);
+    }
+
+    async outage(iface: OutageInterface, ms: number): Promise<void> {
+        if (!PLATFORM_INTERFACES.includes(iface)) throw new ControlError(`interface must be one of ${PLATFORM_INTERFACES.join(", ")}`);
+        if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new ControlError("ms must be a non-negative number");
+        const listener = this.listeners[iface];
+        if (listener.isDown()) throw new ControlError(`the ${iface} interface is already down`);
+        await listener.outage(ms);
+    }
+
+    state(): object {
+        const config = this.cluster.config;
+        const { version, lastChange, pendingChange, routing } = topologyJson(config) as Record<string, unknown>;
+        return {
+            version,
+            members: brokersJson(config).sort((a, b) => a.id - b.id),
+            ...(lastChange !== undefined && { lastChange }),
+            ...(pendingChange !== undefined && { pendingChange }),
+            ...(this.cluster.stuckReason !== undefined && { stuckReason: this.cluster.stuckReason }),
+            routing,
+            running: this.cluster.runningBrokers(),
+            settings: this.settings(),
+            faults: this.faults.pending(),
+            rateLimitedAddresses: this.limiter.blocked(Date.now()),
+            interfacesDown: PLATFORM_INTERFACES.filter((name) => this.listeners[name].isDown()),
+        };
+    }
+
+    // ---- request pipeline ----
+
+    private platform(iface: FaultableInterface, handler: (call: Call) => Reply | Promise<Reply>): Dispatcher {
+        return async (call) => {
+            const fault = this.faults.take(iface, call.method, call.path, call.query);
+            if (fault?.delayMs) await sleep(fault.delayMs, undefined, { ref: false });
+            const injected = (real?: Reply): Answer | undefined => (fault?.reset ? RESET : fault && injectedReply(iface, fault, real));
+            let answer: Answer;
+            if (fault && !fault.afterProcessing && injected() !== undefined) {
+                answer = injected()!;
+            } else {
+                const real = await this.handleSafely(handler, call);
+                answer = fault?.afterProcessing ? (injected(real) ?? real) : real;
+            }
+            this.log.add(this.logEntry(iface, call, answer === RESET ? 0 : answer.status));
+            return answer;
+        };
+    }
+
+    /** An emulator bug answers 500 (and is logged) instead of taking the process down. */
+    private async handleSafely(handler: (call: Call) => Reply | Promise<Reply>, call: Call): Promise<Reply> {
+        try {
+            return await handler(call);
+        } catch (error) {
+            return jsonReply(500, { message: `Emulator error: ${error instanceof Error ? error.message : String(error)}` });
+        }
+    }
+
+    private logEntry(iface: FaultableInterface, call: Call, status: number): RequestLogEntry {
+        const entry: RequestLogEntry = {
+            at: new Date(call.receivedAt).toISOString(),
+            remoteAddress: call.remoteAddress,
+            interface: iface,
+            method: call.method,
+            path: call.path,
+            query: queryObject(call.query),
+            status,
+        };
+        // Only management bodies are recorded: token requests carry secrets.
+        if (iface === "management" && call.method !== "GET" && call.method !== "HEAD" && call.body.length > 0) {
+            const text = call.body.toString("utf8");
+            try {
+                entry.body = JSON.parse(text) as unknown;
+            } catch {
+                entry.body = text;
+            }
+        }
+        return entry;
+    }
 }

@@ -12,12 +12,12 @@ export type { ClientCredentials, Member } from "./settings";
 export { DEMO_CLIENT } from "./settings";
 
 export interface RunningEmulator extends EmulatorUrls {
-  /** The same operations as the control API, in-process. */
-  control: EmulatorControl;
-  close(): Promise<void>;
+    /** The same operations as the control API, in-process. */
+    control: EmulatorControl;
+    close(): Promise<void>;
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const emulator = await PlatformEmulator.start(options);
-  return { ...emulator.urls(), control: emulator, close: () => emulator.close() };
+    const emulator = await PlatformEmulator.start(options);
+    return { ...emulator.urls(), control: emulator, close: () => emulator.close() };
 }

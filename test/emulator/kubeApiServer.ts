@@ -48,7 +48,9 @@ export class KubeApiServer {
 
     async start(): Promise<void> {
         const { certificate, key, ca } = this.options;
-        this.server = https.createServer({ cert: certificate, key, ca, requestCert: true, rejectUnauthorized: false }, (request, response) => this.handle(request, response));
+        this.server = https.createServer({ cert: certificate, key, ca, requestCert: true, rejectUnauthorized: false }, (request, response) =>
+            this.handle(request, response),
+        );
         await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
     }
 
@@ -64,7 +66,9 @@ export class KubeApiServer {
         const route = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)\/proxy(\/.*)?$/.exec(url.pathname);
         if (route === null) return status(response, 404, "NotFound", "the server could not find the requested resource");
         const [, namespace, serviceSpec, rest] = route;
-        const [serviceName, portText] = decodeURIComponent(serviceSpec).replace(/^https?:/, "").split(":");
+        const [serviceName, portText] = decodeURIComponent(serviceSpec)
+            .replace(/^https?:/, "")
+            .split(":");
         const verb = VERBS[request.method ?? "GET"] ?? "get";
         if (namespace !== this.options.namespace || !user.verbs.includes(verb)) {
             const message = `services "${serviceName}" is forbidden: User "${user.name}" cannot ${verb} resource "services/proxy" in API group "" in the namespace "${namespace}"`;
@@ -75,7 +79,10 @@ export class KubeApiServer {
         }
         const backend = portText === undefined ? undefined : this.options.ports[Number(portText)];
         if (backend === undefined) {
-            return status(response, 404, "NotFound", `services "${serviceName}" does not have a port ${portText ?? "(none given)"}`, { name: serviceName, kind: "services" });
+            return status(response, 404, "NotFound", `services "${serviceName}" does not have a port ${portText ?? "(none given)"}`, {
+                name: serviceName,
+                kind: "services",
+            });
         }
         if (!this.endpointsReady) return status(response, 503, "ServiceUnavailable", `no endpoints available for service "${serviceName}"`);
         this.forward(request, response, new URL(`${rest ?? "/"}${url.search}`, backend));

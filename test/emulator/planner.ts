@@ -6,15 +6,7 @@
 // priority changes in Java hash-map order of the broker ids (1, 2, ..., 9, 0); BROKER_ADD ascending;
 // BROKER_REMOVE in hash-map order; the joins of a new partition in round-robin replica order.
 
-import {
-  ClusterConfiguration,
-  Operation,
-  activeMemberIds,
-  cloneConfiguration,
-  lowestMemberId,
-  minReplicationFactor,
-  partitionIds,
-} from "./clusterState";
+import { ClusterConfiguration, Operation, activeMemberIds, cloneConfiguration, lowestMemberId, minReplicationFactor, partitionIds } from "./clusterState";
 import { javaHashOrder, javaListString } from "./javaOrder";
 import { completeOperation, dropLeftMembers, initOperation } from "./operationEffects";
 import { roundRobinDistribution } from "./roundRobin";
@@ -23,61 +15,61 @@ import { roundRobinDistribution } from "./roundRobin";
 export const MAXIMUM_PARTITIONS = 8192;
 
 export interface PlanError {
-  status: 400 | 500;
-  message: string;
+    status: 400 | 500;
+    message: string;
 }
 
 export type PlanOutcome = { operations: Operation[] } | { error: PlanError };
 
 function invalid(message: string): { error: PlanError } {
-  return { error: { status: 400, message } };
+    return { error: { status: 400, message } };
 }
 
 /** partition id -> (broker id -> priority) of replicas that are ACTIVE or LEAVING. */
 function currentDistribution(config: ClusterConfiguration): Map<number, Map<number, number>> {
-  const distribution = new Map<number, Map<number, number>>();
-  for (const [brokerId, member] of config.members) {
-    if (member.status === "LEFT") continue;
-    for (const [partitionId, partition] of member.partitions) {
-      if (partition.status !== "ACTIVE" && partition.status !== "LEAVING") continue;
-      if (!distribution.has(partitionId)) distribution.set(partitionId, new Map());
-      distribution.get(partitionId)!.set(brokerId, partition.priority);
+    const distribution = new Map<number, Map<number, number>>();
+    for (const [brokerId, member] of config.members) {
+        if (member.status === "LEFT") continue;
+        for (const [partitionId, partition] of member.partitions) {
+            if (partition.status !== "ACTIVE" && partition.status !== "LEAVING") continue;
+            if (!distribution.has(partitionId)) distribution.set(partitionId, new Map());
+            distribution.get(partitionId)!.set(brokerId, partition.priority);
+        }
     }
-  }
-  return distribution;
+    return distribution;
 }
 
 function movePartition(partitionId: number, before: Map<number, number>, after: Map<number, number>): Operation[] {
-  const operations: Operation[] = [];
-  for (const brokerId of [...after.keys()].sort((a, b) => a - b)) {
-    if (!before.has(brokerId)) {
-      operations.push({ kind: "PARTITION_JOIN", brokerId, partitionId, priority: after.get(brokerId)! });
+    const operations: Operation[] = [];
+    for (const brokerId of [...after.keys()].sort((a, b) => a - b)) {
+        if (!before.has(brokerId)) {
+            operations.push({ kind: "PARTITION_JOIN", brokerId, partitionId, priority: after.get(brokerId)! });
+        }
     }
-  }
-  const previous = javaHashOrder(before.keys());
-  for (const brokerId of previous) {
-    if (!after.has(brokerId)) operations.push({ kind: "PARTITION_LEAVE", brokerId, partitionId });
-  }
-  for (const brokerId of previous) {
-    const priority = after.get(brokerId);
-    if (priority !== undefined && priority !== before.get(brokerId)) {
-      operations.push({ kind: "PARTITION_RECONFIGURE_PRIORITY", brokerId, partitionId, priority });
+    const previous = javaHashOrder(before.keys());
+    for (const brokerId of previous) {
+        if (!after.has(brokerId)) operations.push({ kind: "PARTITION_LEAVE", brokerId, partitionId });
     }
-  }
-  return operations;
+    for (const brokerId of previous) {
+        const priority = after.get(brokerId);
+        if (priority !== undefined && priority !== before.get(brokerId)) {
+            operations.push({ kind: "PARTITION_RECONFIGURE_PRIORITY", brokerId, partitionId, priority });
+        }
+    }
+    return operations;
 }
 
 function bootstrapPartition(partitionId: number, replicas: Map<number, number>): Operation[] {
-  const [primary, ...others] = [...replicas.entries()];
-  return [
-    { kind: "PARTITION_BOOTSTRAP", brokerId: primary[0], partitionId, priority: primary[1] },
-    ...others.map(([brokerId, priority]): Operation => ({ kind: "PARTITION_JOIN", brokerId, partitionId, priority })),
-  ];
+    const [primary, ...others] = [...replicas.entries()];
+    return [
+        { kind: "PARTITION_BOOTSTRAP", brokerId: primary[0], partitionId, priority: primary[1] },
+        ...others.map(([brokerId, priority]): Operation => ({ kind: "PARTITION_JOIN", brokerId, partitionId, priority })),
+    ];
 }
 
 export interface ScaleOptions {
-  replicationFactor?: number;
-  partitionCount?: number;
+    replicationFactor?: number;
+    partitionCount?: number;
 }
 
 /**
@@ -86,80 +78,78 @@ export interface ScaleOptions {
  * BROKER_REMOVE for members outside the target.
  */
 export function planScale(config: ClusterConfiguration, target: Iterable<number>, options: ScaleOptions = {}): PlanOutcome {
-  const targetIds = [...new Set(target)].sort((a, b) => a - b);
-  const currentIds = activeMemberIds(config);
-  const operations: Operation[] = [];
-  for (const brokerId of targetIds) {
-    if (!currentIds.includes(brokerId)) operations.push({ kind: "MEMBER_JOIN", brokerId });
-  }
-
-  if (targetIds.length === 0) {
-    return invalid("java.lang.IllegalArgumentException: Cannot reassign partitions if no brokers are provided");
-  }
-  const currentCount = partitionIds(config).length;
-  const partitionCount = options.partitionCount ?? currentCount;
-  if (partitionCount < currentCount) {
-    return invalid(
-      `New partition count [${partitionCount}] must be greater than or equal to the current partition count [${currentCount}]`,
-    );
-  }
-  if (partitionCount > MAXIMUM_PARTITIONS) {
-    return invalid(`java.lang.IllegalArgumentException: Partition ${partitionCount} must be less than ${MAXIMUM_PARTITIONS}`);
-  }
-  const replicationFactor = options.replicationFactor ?? minReplicationFactor(config);
-  if (replicationFactor <= 0) {
-    return invalid(`Replication factor [${replicationFactor}] must be greater than 0`);
-  }
-  if (targetIds.length < replicationFactor) {
-    return invalid(`Number of brokers [${targetIds.length}] is less than the replication factor [${replicationFactor}]`);
-  }
-
-  const coordinator = lowestMemberId(currentIds) ?? targetIds[0];
-  const before = currentDistribution(config);
-  const after = roundRobinDistribution(targetIds, partitionCount, replicationFactor);
-  let scalingUp = false;
-  for (let partitionId = 1; partitionId <= partitionCount; partitionId++) {
-    const replicas = after.get(partitionId)!;
-    const existing = before.get(partitionId);
-    if (existing) {
-      operations.push(...movePartition(partitionId, existing, replicas));
-      continue;
+    const targetIds = [...new Set(target)].sort((a, b) => a - b);
+    const currentIds = activeMemberIds(config);
+    const operations: Operation[] = [];
+    for (const brokerId of targetIds) {
+        if (!currentIds.includes(brokerId)) operations.push({ kind: "MEMBER_JOIN", brokerId });
     }
-    if (!scalingUp) {
-      operations.push({ kind: "START_PARTITION_SCALE_UP", brokerId: coordinator, desiredPartitionCount: partitionCount });
-      scalingUp = true;
-    }
-    operations.push(...bootstrapPartition(partitionId, replicas));
-  }
-  if (scalingUp) {
-    operations.push({ kind: "AWAIT_REDISTRIBUTION", brokerId: coordinator });
-    operations.push({ kind: "AWAIT_RELOCATION", brokerId: coordinator });
-  }
 
-  for (const brokerId of javaHashOrder(currentIds.filter((id) => !targetIds.includes(id)))) {
-    operations.push({ kind: "MEMBER_LEAVE", brokerId });
-  }
-  return { operations };
+    if (targetIds.length === 0) {
+        return invalid("java.lang.IllegalArgumentException: Cannot reassign partitions if no brokers are provided");
+    }
+    const currentCount = partitionIds(config).length;
+    const partitionCount = options.partitionCount ?? currentCount;
+    if (partitionCount < currentCount) {
+        return invalid(`New partition count [${partitionCount}] must be greater than or equal to the current partition count [${currentCount}]`);
+    }
+    if (partitionCount > MAXIMUM_PARTITIONS) {
+        return invalid(`java.lang.IllegalArgumentException: Partition ${partitionCount} must be less than ${MAXIMUM_PARTITIONS}`);
+    }
+    const replicationFactor = options.replicationFactor ?? minReplicationFactor(config);
+    if (replicationFactor <= 0) {
+        return invalid(`Replication factor [${replicationFactor}] must be greater than 0`);
+    }
+    if (targetIds.length < replicationFactor) {
+        return invalid(`Number of brokers [${targetIds.length}] is less than the replication factor [${replicationFactor}]`);
+    }
+
+    const coordinator = lowestMemberId(currentIds) ?? targetIds[0];
+    const before = currentDistribution(config);
+    const after = roundRobinDistribution(targetIds, partitionCount, replicationFactor);
+    let scalingUp = false;
+    for (let partitionId = 1; partitionId <= partitionCount; partitionId++) {
+        const replicas = after.get(partitionId)!;
+        const existing = before.get(partitionId);
+        if (existing) {
+            operations.push(...movePartition(partitionId, existing, replicas));
+            continue;
+        }
+        if (!scalingUp) {
+            operations.push({ kind: "START_PARTITION_SCALE_UP", brokerId: coordinator, desiredPartitionCount: partitionCount });
+            scalingUp = true;
+        }
+        operations.push(...bootstrapPartition(partitionId, replicas));
+    }
+    if (scalingUp) {
+        operations.push({ kind: "AWAIT_REDISTRIBUTION", brokerId: coordinator });
+        operations.push({ kind: "AWAIT_RELOCATION", brokerId: coordinator });
+    }
+
+    for (const brokerId of javaHashOrder(currentIds.filter((id) => !targetIds.includes(id)))) {
+        operations.push({ kind: "MEMBER_LEAVE", brokerId });
+    }
+    return { operations };
 }
 
 /** POST /brokers/{id}: only BROKER_ADD for ids that are not members yet. */
 export function planAddMembers(config: ClusterConfiguration, ids: Iterable<number>): PlanOutcome {
-  const current = activeMemberIds(config);
-  const operations: Operation[] = [...new Set(ids)]
-    .sort((a, b) => a - b)
-    .filter((id) => !current.includes(id))
-    .map((brokerId) => ({ kind: "MEMBER_JOIN", brokerId }));
-  return { operations };
+    const current = activeMemberIds(config);
+    const operations: Operation[] = [...new Set(ids)]
+        .sort((a, b) => a - b)
+        .filter((id) => !current.includes(id))
+        .map((brokerId) => ({ kind: "MEMBER_JOIN", brokerId }));
+    return { operations };
 }
 
 /** DELETE /brokers/{id}: only BROKER_REMOVE; ids that are not members are silently dropped. */
 export function planRemoveMembers(config: ClusterConfiguration, ids: Iterable<number>): PlanOutcome {
-  const current = activeMemberIds(config);
-  const operations: Operation[] = javaHashOrder([...ids].filter((id) => current.includes(id))).map((brokerId) => ({
-    kind: "MEMBER_LEAVE",
-    brokerId,
-  }));
-  return { operations };
+    const current = activeMemberIds(config);
+    const operations: Operation[] = javaHashOrder([...ids].filter((id) => current.includes(id))).map((brokerId) => ({
+        kind: "MEMBER_LEAVE",
+        brokerId,
+    }));
+    return { operations };
 }
 
 /**
@@ -168,37 +158,37 @@ export function planRemoveMembers(config: ClusterConfiguration, ids: Iterable<nu
  * executed by `coordinator`. Partitions are not redistributed.
  */
 export function planForceRetain(config: ClusterConfiguration, retain: Iterable<number>, coordinator: number): PlanOutcome {
-  const members = activeMemberIds(config);
-  const retained = javaHashOrder(retain);
-  for (const id of retained) {
-    if (!members.includes(id)) {
-      return invalid(
-        `Expected to force configure while retaining broker '${id}', but broker '${id}' is not in the current cluster. Current members are '${javaListString(javaHashOrder(members))}'`,
-      );
+    const members = activeMemberIds(config);
+    const retained = javaHashOrder(retain);
+    for (const id of retained) {
+        if (!members.includes(id)) {
+            return invalid(
+                `Expected to force configure while retaining broker '${id}', but broker '${id}' is not in the current cluster. Current members are '${javaListString(javaHashOrder(members))}'`,
+            );
+        }
     }
-  }
-  const partitions = partitionIds(config);
-  const keptReplicas = new Map<number, number[]>();
-  for (const partitionId of partitions) {
-    keptReplicas.set(
-      partitionId,
-      retained.filter((id) => config.members.get(id)!.partitions.has(partitionId)),
-    );
-  }
-  const orphaned = partitions.filter((id) => keptReplicas.get(id)!.length === 0);
-  if (orphaned.length > 0) {
-    return invalid(
-      `Expected to force configure and retain members '${javaListString(retained)}', but this will result in partitions '${javaListString(orphaned)}' having no replicas`,
-    );
-  }
-  const operations: Operation[] = partitions.map((partitionId) => {
-    const kept = keptReplicas.get(partitionId)!;
-    return { kind: "PARTITION_FORCE_RECONFIGURE", brokerId: kept[0], partitionId, members: kept };
-  });
-  for (const removedId of javaHashOrder(members.filter((id) => !retained.includes(id)))) {
-    operations.push({ kind: "MEMBER_REMOVE", brokerId: coordinator, removedId });
-  }
-  return { operations };
+    const partitions = partitionIds(config);
+    const keptReplicas = new Map<number, number[]>();
+    for (const partitionId of partitions) {
+        keptReplicas.set(
+            partitionId,
+            retained.filter((id) => config.members.get(id)!.partitions.has(partitionId)),
+        );
+    }
+    const orphaned = partitions.filter((id) => keptReplicas.get(id)!.length === 0);
+    if (orphaned.length > 0) {
+        return invalid(
+            `Expected to force configure and retain members '${javaListString(retained)}', but this will result in partitions '${javaListString(orphaned)}' having no replicas`,
+        );
+    }
+    const operations: Operation[] = partitions.map((partitionId) => {
+        const kept = keptReplicas.get(partitionId)!;
+        return { kind: "PARTITION_FORCE_RECONFIGURE", brokerId: kept[0], partitionId, members: kept };
+    });
+    for (const removedId of javaHashOrder(members.filter((id) => !retained.includes(id)))) {
+        operations.push({ kind: "MEMBER_REMOVE", brokerId: coordinator, removedId });
+    }
+    return { operations };
 }
 
 export type SimulationOutcome = { expected: ClusterConfiguration } | { error: PlanError };
@@ -209,11 +199,11 @@ export type SimulationOutcome = { expected: ClusterConfiguration } | { error: Pl
  * topology.
  */
 export function simulatePlan(config: ClusterConfiguration, operations: readonly Operation[], now: number): SimulationOutcome {
-  const copy = cloneConfiguration(config);
-  for (const operation of operations) {
-    const failure = initOperation(copy, operation, now) ?? completeOperation(copy, operation, now);
-    if (failure !== undefined) return invalid(failure);
-  }
-  dropLeftMembers(copy);
-  return { expected: copy };
+    const copy = cloneConfiguration(config);
+    for (const operation of operations) {
+        const failure = initOperation(copy, operation, now) ?? completeOperation(copy, operation, now);
+        if (failure !== undefined) return invalid(failure);
+    }
+    dropLeftMembers(copy);
+    return { expected: copy };
 }

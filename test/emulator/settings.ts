@@ -4,48 +4,48 @@
 import { InitialLayout } from "./clusterState";
 
 export interface ClientCredentials {
-  clientId: string;
-  clientSecret: string;
-  audience: string;
+    clientId: string;
+    clientSecret: string;
+    audience: string;
 }
 
 export interface Member {
-  name: string;
-  email: string;
-  roles: string[];
-  invitePending: boolean;
+    name: string;
+    email: string;
+    roles: string[];
+    invitePending: boolean;
 }
 
 export interface Settings {
-  /** Time each operation of a change takes. */
-  opMs: number;
-  tokenLifetimeSeconds: number;
-  /** How long an address that exceeded the token rate limit stays blocked; 0 disables the limit. */
-  rateLimitBlockSeconds: number;
-  clients: ClientCredentials[];
-  members: Member[];
-  /** false makes PATCH answer 405, like a server older than the PATCH endpoint. */
-  patchSupported: boolean;
-  /** The brokers' partition-scaling feature switch. */
-  partitionScaling: boolean;
+    /** Time each operation of a change takes. */
+    opMs: number;
+    tokenLifetimeSeconds: number;
+    /** How long an address that exceeded the token rate limit stays blocked; 0 disables the limit. */
+    rateLimitBlockSeconds: number;
+    clients: ClientCredentials[];
+    members: Member[];
+    /** false makes PATCH answer 405, like a server older than the PATCH endpoint. */
+    patchSupported: boolean;
+    /** The brokers' partition-scaling feature switch. */
+    partitionScaling: boolean;
 }
 
 export const DEMO_CLIENT: ClientCredentials = { clientId: "demo-client", clientSecret: "demo-secret", audience: "127.0.0.1" };
 
 export const DEFAULT_MEMBERS: Member[] = [
-  { name: "Ada Lovelace", email: "ada@example.com", roles: ["owner"], invitePending: false },
-  { name: "Grace Hopper", email: "grace@example.com", roles: ["admin", "operationsengineer"], invitePending: false },
-  { name: "Alan Turing", email: "alan@example.com", roles: ["developer"], invitePending: true },
+    { name: "Ada Lovelace", email: "ada@example.com", roles: ["owner"], invitePending: false },
+    { name: "Grace Hopper", email: "grace@example.com", roles: ["admin", "operationsengineer"], invitePending: false },
+    { name: "Alan Turing", email: "alan@example.com", roles: ["developer"], invitePending: true },
 ];
 
 export const DEFAULT_SETTINGS: Settings = {
-  opMs: 200,
-  tokenLifetimeSeconds: 300,
-  rateLimitBlockSeconds: 10,
-  clients: [DEMO_CLIENT],
-  members: DEFAULT_MEMBERS,
-  patchSupported: true,
-  partitionScaling: false,
+    opMs: 200,
+    tokenLifetimeSeconds: 300,
+    rateLimitBlockSeconds: 10,
+    clients: [DEMO_CLIENT],
+    members: DEFAULT_MEMBERS,
+    patchSupported: true,
+    partitionScaling: false,
 };
 
 export const DEFAULT_LAYOUT: InitialLayout = { brokers: 3, partitions: 3, replicationFactor: 3 };
@@ -56,139 +56,132 @@ export class ControlError extends Error {}
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function nonNegativeNumber(body: Json, key: string): number | undefined {
-  const value = body[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new ControlError(`${key} must be a non-negative number`);
-  }
-  return value;
+    const value = body[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+        throw new ControlError(`${key} must be a non-negative number`);
+    }
+    return value;
 }
 
 function positiveInteger(body: Json, key: string): number | undefined {
-  const value = body[key];
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 8192) {
-    throw new ControlError(`${key} must be an integer between 1 and 8192`);
-  }
-  return value as number;
+    const value = body[key];
+    if (value === undefined) return undefined;
+    if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 8192) {
+        throw new ControlError(`${key} must be an integer between 1 and 8192`);
+    }
+    return value as number;
 }
 
 function boolean(body: Json, key: string): boolean | undefined {
-  const value = body[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== "boolean") throw new ControlError(`${key} must be a boolean`);
-  return value;
+    const value = body[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== "boolean") throw new ControlError(`${key} must be a boolean`);
+    return value;
 }
 
 function clients(value: unknown): ClientCredentials[] {
-  if (!Array.isArray(value)) throw new ControlError("clients must be an array");
-  return value.map((entry, i) => {
-    if (
-      !isObject(entry) ||
-      typeof entry.clientId !== "string" ||
-      typeof entry.clientSecret !== "string" ||
-      typeof entry.audience !== "string"
-    ) {
-      throw new ControlError(`clients[${i}] must have string clientId, clientSecret and audience`);
-    }
-    return { clientId: entry.clientId, clientSecret: entry.clientSecret, audience: entry.audience };
-  });
+    if (!Array.isArray(value)) throw new ControlError("clients must be an array");
+    return value.map((entry, i) => {
+        if (!isObject(entry) || typeof entry.clientId !== "string" || typeof entry.clientSecret !== "string" || typeof entry.audience !== "string") {
+            throw new ControlError(`clients[${i}] must have string clientId, clientSecret and audience`);
+        }
+        return { clientId: entry.clientId, clientSecret: entry.clientSecret, audience: entry.audience };
+    });
 }
 
 function members(value: unknown): Member[] {
-  if (!Array.isArray(value)) throw new ControlError("members must be an array");
-  return value.map((entry, i) => {
-    if (
-      !isObject(entry) ||
-      typeof entry.name !== "string" ||
-      typeof entry.email !== "string" ||
-      !Array.isArray(entry.roles) ||
-      !entry.roles.every((role) => typeof role === "string") ||
-      typeof entry.invitePending !== "boolean"
-    ) {
-      throw new ControlError(`members[${i}] must have string name and email, string[] roles and boolean invitePending`);
-    }
-    return { name: entry.name, email: entry.email, roles: [...(entry.roles as string[])], invitePending: entry.invitePending };
-  });
+    if (!Array.isArray(value)) throw new ControlError("members must be an array");
+    return value.map((entry, i) => {
+        if (
+            !isObject(entry) ||
+            typeof entry.name !== "string" ||
+            typeof entry.email !== "string" ||
+            !Array.isArray(entry.roles) ||
+            !entry.roles.every((role) => typeof role === "string") ||
+            typeof entry.invitePending !== "boolean"
+        ) {
+            throw new ControlError(`members[${i}] must have string name and email, string[] roles and boolean invitePending`);
+        }
+        return { name: entry.name, email: entry.email, roles: [...(entry.roles as string[])], invitePending: entry.invitePending };
+    });
 }
 
 const SETTING_KEYS = ["opMs", "tokenLifetimeSeconds", "rateLimitBlockSeconds", "clients", "members", "patchSupported", "partitionScaling"];
 const LAYOUT_KEYS = ["brokers", "partitions", "replicationFactor", "running"];
 
 function rejectUnknownKeys(body: Json, allowed: string[]): void {
-  const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
-  if (unknown.length > 0) throw new ControlError(`unknown field(s): ${unknown.join(", ")}`);
+    const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
+    if (unknown.length > 0) throw new ControlError(`unknown field(s): ${unknown.join(", ")}`);
 }
 
 function settingsFrom(body: Json): Partial<Settings> {
-  const patch: Partial<Settings> = {};
-  const opMs = nonNegativeNumber(body, "opMs");
-  if (opMs !== undefined) patch.opMs = opMs;
-  const lifetime = nonNegativeNumber(body, "tokenLifetimeSeconds");
-  if (lifetime !== undefined && !Number.isInteger(lifetime)) throw new ControlError("tokenLifetimeSeconds must be an integer");
-  if (lifetime !== undefined) patch.tokenLifetimeSeconds = lifetime;
-  const block = nonNegativeNumber(body, "rateLimitBlockSeconds");
-  if (block !== undefined) patch.rateLimitBlockSeconds = block;
-  if (body.clients !== undefined) patch.clients = clients(body.clients);
-  if (body.members !== undefined) patch.members = members(body.members);
-  const patchSupported = boolean(body, "patchSupported");
-  if (patchSupported !== undefined) patch.patchSupported = patchSupported;
-  const partitionScaling = boolean(body, "partitionScaling");
-  if (partitionScaling !== undefined) patch.partitionScaling = partitionScaling;
-  return patch;
+    const patch: Partial<Settings> = {};
+    const opMs = nonNegativeNumber(body, "opMs");
+    if (opMs !== undefined) patch.opMs = opMs;
+    const lifetime = nonNegativeNumber(body, "tokenLifetimeSeconds");
+    if (lifetime !== undefined && !Number.isInteger(lifetime)) throw new ControlError("tokenLifetimeSeconds must be an integer");
+    if (lifetime !== undefined) patch.tokenLifetimeSeconds = lifetime;
+    const block = nonNegativeNumber(body, "rateLimitBlockSeconds");
+    if (block !== undefined) patch.rateLimitBlockSeconds = block;
+    if (body.clients !== undefined) patch.clients = clients(body.clients);
+    if (body.members !== undefined) patch.members = members(body.members);
+    const patchSupported = boolean(body, "patchSupported");
+    if (patchSupported !== undefined) patch.patchSupported = patchSupported;
+    const partitionScaling = boolean(body, "partitionScaling");
+    if (partitionScaling !== undefined) patch.partitionScaling = partitionScaling;
+    return patch;
 }
 
 /** Body of PUT /settings: any subset of the settings. */
 export function parseSettingsPatch(body: unknown): Partial<Settings> {
-  if (!isObject(body)) throw new ControlError("settings must be a JSON object");
-  rejectUnknownKeys(body, SETTING_KEYS);
-  return settingsFrom(body);
+    if (!isObject(body)) throw new ControlError("settings must be a JSON object");
+    rejectUnknownKeys(body, SETTING_KEYS);
+    return settingsFrom(body);
 }
 
 export interface ResetRequest {
-  layout: Partial<InitialLayout>;
-  running?: number[];
-  settings: Partial<Settings>;
+    layout: Partial<InitialLayout>;
+    running?: number[];
+    settings: Partial<Settings>;
 }
 
 /** Body of POST /reset: layout fields, optional running broker ids, and any settings. */
 export function parseResetRequest(body: unknown): ResetRequest {
-  if (body === undefined) return { layout: {}, settings: {} };
-  if (!isObject(body)) throw new ControlError("reset body must be a JSON object");
-  rejectUnknownKeys(body, [...LAYOUT_KEYS, ...SETTING_KEYS]);
-  const layout: Partial<InitialLayout> = {};
-  const brokers = positiveInteger(body, "brokers");
-  if (brokers !== undefined) layout.brokers = brokers;
-  const partitions = positiveInteger(body, "partitions");
-  if (partitions !== undefined) layout.partitions = partitions;
-  const replicationFactor = positiveInteger(body, "replicationFactor");
-  if (replicationFactor !== undefined) layout.replicationFactor = replicationFactor;
-  let running: number[] | undefined;
-  if (body.running !== undefined) {
-    if (!Array.isArray(body.running) || !body.running.every((id) => Number.isInteger(id) && (id as number) >= 0)) {
-      throw new ControlError("running must be an array of non-negative integer broker ids");
+    if (body === undefined) return { layout: {}, settings: {} };
+    if (!isObject(body)) throw new ControlError("reset body must be a JSON object");
+    rejectUnknownKeys(body, [...LAYOUT_KEYS, ...SETTING_KEYS]);
+    const layout: Partial<InitialLayout> = {};
+    const brokers = positiveInteger(body, "brokers");
+    if (brokers !== undefined) layout.brokers = brokers;
+    const partitions = positiveInteger(body, "partitions");
+    if (partitions !== undefined) layout.partitions = partitions;
+    const replicationFactor = positiveInteger(body, "replicationFactor");
+    if (replicationFactor !== undefined) layout.replicationFactor = replicationFactor;
+    let running: number[] | undefined;
+    if (body.running !== undefined) {
+        if (!Array.isArray(body.running) || !body.running.every((id) => Number.isInteger(id) && (id as number) >= 0)) {
+            throw new ControlError("running must be an array of non-negative integer broker ids");
+        }
+        running = body.running as number[];
     }
-    running = body.running as number[];
-  }
-  return { layout, running, settings: settingsFrom(body) };
+    return { layout, running, settings: settingsFrom(body) };
 }
 
 export function validateLayout(layout: InitialLayout): void {
-  if (layout.replicationFactor > layout.brokers) {
-    throw new ControlError(
-      `replicationFactor (${layout.replicationFactor}) cannot exceed the number of brokers (${layout.brokers})`,
-    );
-  }
+    if (layout.replicationFactor > layout.brokers) {
+        throw new ControlError(`replicationFactor (${layout.replicationFactor}) cannot exceed the number of brokers (${layout.brokers})`);
+    }
 }
 
 /** Settings as the control API shows them: client secrets are never echoed. */
 export function publicSettings(settings: Settings): object {
-  return {
-    ...settings,
-    clients: settings.clients.map(({ clientId, audience }) => ({ clientId, audience })),
-  };
+    return {
+        ...settings,
+        clients: settings.clients.map(({ clientId, audience }) => ({ clientId, audience })),
+    };
 }

@@ -17,8 +17,7 @@ export interface CliArguments {
     stateFile?: string;
 }
 
-export const USAGE =
-    "usage: cli.ts <preview|up|refresh|destroy> <programDir> --stack NAME [--config key=value ...] [--secret key=value ...] [--state FILE]";
+export const USAGE = "usage: cli.ts <preview|up|refresh|destroy> <programDir> --stack NAME [--config key=value ...] [--secret key=value ...] [--state FILE]";
 
 export function parseArguments(argv: readonly string[]): CliArguments {
     const positional: string[] = [];

@@ -43,9 +43,7 @@ export function needsProviderDelete(resource: ResourceState): boolean {
 export async function deleteWithProvider(host: DynamicHost, urn: string, resource: ResourceState, live: LiveState): Promise<void> {
     const id = resource.id;
     if (!id) throw new Error(`${urn} has no id to delete`);
-    await live.track(urn, resource.type, "deleting", () =>
-        host.delete(urn, id, unwrapSecretsInMap(resource.outputs), unwrapSecretsInMap(resource.inputs)),
-    );
+    await live.track(urn, resource.type, "deleting", () => host.delete(urn, id, unwrapSecretsInMap(resource.outputs), unwrapSecretsInMap(resource.inputs)));
 }
 
 export interface DeletionContext {

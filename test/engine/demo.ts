@@ -73,11 +73,11 @@ async function runThroughEngine(command: Command, config: Record<string, string>
 
 async function printTopology(emulator: RunningEmulator): Promise<void> {
     const topology = await new GatewayClient({ gatewayUrl: emulator.gatewayUrl }).getTopology();
-    print(`clusterSize ${topology.clusterSize}, partitionsCount ${topology.partitionsCount}, replicationFactor ${topology.replicationFactor}, lastCompletedChangeId ${topology.lastCompletedChangeId ?? "none"}`);
+    print(
+        `clusterSize ${topology.clusterSize}, partitionsCount ${topology.partitionsCount}, replicationFactor ${topology.replicationFactor}, lastCompletedChangeId ${topology.lastCompletedChangeId ?? "none"}`,
+    );
     for (const broker of [...topology.brokers].sort((a, b) => a.nodeId - b.nodeId)) {
-        const partitions = [...broker.partitions]
-            .sort((a, b) => a.partitionId - b.partitionId)
-            .map((p) => `${p.partitionId}${p.role === "leader" ? "*" : ""}`);
+        const partitions = [...broker.partitions].sort((a, b) => a.partitionId - b.partitionId).map((p) => `${p.partitionId}${p.role === "leader" ? "*" : ""}`);
         print(`  broker ${broker.nodeId}: partitions ${partitions.join(" ")}`);
     }
     print("  (* = leader)");

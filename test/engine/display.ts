@@ -77,9 +77,7 @@ export class Display {
     summary(): void {
         const counts = new Map<StepOp, number>();
         for (const step of this.steps) counts.set(step.op, (counts.get(step.op) ?? 0) + 1);
-        const parts = [...counts].map(([op, count]) =>
-            this.preview && op !== "same" ? `${count} to ${op}` : `${count} ${PAST_TENSE[op]}`,
-        );
+        const parts = [...counts].map(([op, count]) => (this.preview && op !== "same" ? `${count} to ${op}` : `${count} ${PAST_TENSE[op]}`));
         this.writeOut(`Resources: ${parts.length > 0 ? parts.join(", ") : "no changes"}`);
     }
 

@@ -68,7 +68,8 @@ describe("engine: DynamicHost drives the real dynamic-provider host over gRPC", 
     });
     after(() => host?.stop());
 
-    const props = (values: Partial<Props> & Record<string, unknown>): PropertyMap => ({ name: "thing", size: 1, ...values, __provider: serialized }) as PropertyMap;
+    const props = (values: Partial<Props> & Record<string, unknown>): PropertyMap =>
+        ({ name: "thing", size: 1, ...values, __provider: serialized }) as PropertyMap;
 
     it("Configure takes the stack config with secrets wrapped, and reports acceptSecrets=false", async () => {
         const response = await host.configure({ "hosttest:greeting": "hello", "hosttest:secretKey": makeSecret("s3cr3t") });

@@ -203,8 +203,7 @@ export class DynamicHost {
         const response = await this.unary<DiffResponse>("Diff", (done) => this.client.diff(request, done));
         const changes = response.getChanges();
         return {
-            changes:
-                changes === DiffResponse.DiffChanges.DIFF_SOME ? "some" : changes === DiffResponse.DiffChanges.DIFF_NONE ? "none" : "unknown",
+            changes: changes === DiffResponse.DiffChanges.DIFF_SOME ? "some" : changes === DiffResponse.DiffChanges.DIFF_NONE ? "none" : "unknown",
             replaces: response.getReplacesList(),
             deleteBeforeReplace: response.getDeletebeforereplace(),
         };

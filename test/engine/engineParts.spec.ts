@@ -28,7 +28,10 @@ describe("engine: parts", function () {
         });
         const state: StackState = {
             resources: {
-                "urn:a": resource({ inputs: { token: makeSecret("tok-plain-4242"), size: 1 }, outputs: { nested: { key: makeSecret(["key-plain-one", "key-plain-two"]) } } }),
+                "urn:a": resource({
+                    inputs: { token: makeSecret("tok-plain-4242"), size: 1 },
+                    outputs: { nested: { key: makeSecret(["key-plain-one", "key-plain-two"]) } },
+                }),
                 "urn:b": resource({ dependencies: ["urn:a"], initErrors: ["not ready"] }),
             },
             pendingDeletes: [{ urn: "urn:a", ...resource({ id: "id-0" }) }],
@@ -57,7 +60,11 @@ describe("engine: parts", function () {
         });
 
         it("an absent file is an empty stack", () => {
-            assert.deepStrictEqual(new StateFile(path.join(directory, "none.json"), undefined).load(), { resources: {}, pendingDeletes: [], pendingOperations: [] });
+            assert.deepStrictEqual(new StateFile(path.join(directory, "none.json"), undefined).load(), {
+                resources: {},
+                pendingDeletes: [],
+                pendingOperations: [],
+            });
         });
     });
 
@@ -84,7 +91,10 @@ describe("engine: parts", function () {
         assert.strictEqual(outer, "urn:pulumi:dev::proj::x:index:Outer::o");
         const inner = engineUrn("dev", "proj", outer, "x:index:Inner", "i");
         assert.strictEqual(inner, "urn:pulumi:dev::proj::x:index:Outer$x:index:Inner::i");
-        assert.strictEqual(engineUrn("dev", "proj", inner, "pulumi-nodejs:dynamic:Resource", "r"), "urn:pulumi:dev::proj::x:index:Outer$x:index:Inner$pulumi-nodejs:dynamic:Resource::r");
+        assert.strictEqual(
+            engineUrn("dev", "proj", inner, "pulumi-nodejs:dynamic:Resource", "r"),
+            "urn:pulumi:dev::proj::x:index:Outer$x:index:Inner$pulumi-nodejs:dynamic:Resource::r",
+        );
     });
 
     it("orders deletions dependents first and children before parents", () => {

@@ -78,7 +78,10 @@ describe("engine: failures", function () {
 
     it("a run killed during a create leaves what the engine leaves: earlier steps and a pending operation", async () => {
         program.store.hold("slow");
-        const items = [{ name: "fast", size: 1 }, { name: "slow", size: 1, dependsOn: ["fast"] }];
+        const items = [
+            { name: "fast", size: 1 },
+            { name: "slow", size: 1, dependsOn: ["fast"] },
+        ];
         const controller = new AbortController();
         const killed = program.run("up", items, controller.signal);
         try {
@@ -96,7 +99,10 @@ describe("engine: failures", function () {
     });
 
     it("the next run warns about the interrupted create and creates the resource again, as the engine does", async () => {
-        const run = await program.run("up", [{ name: "fast", size: 1 }, { name: "slow", size: 1, dependsOn: ["fast"] }]);
+        const run = await program.run("up", [
+            { name: "fast", size: 1 },
+            { name: "slow", size: 1, dependsOn: ["fast"] },
+        ]);
         succeeded(run);
         assert.ok(run.result.stderr.includes("warning: pulumi-nodejs:dynamic/fixture:Item slow was interrupted while creating"), run.result.stderr);
         assert.deepStrictEqual(run.calls, ["configure", "check fast", "diff fast", "check slow", "create slow"]);

@@ -25,7 +25,10 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
             assert.ok(!fs.readFileSync(program.stateFile, "utf8").includes(TOKEN), "the secret token is in the state file");
         }
         // Every call carried the token the provider's configure() got from the secret stack config.
-        assert.ok(run.entries.every((entry) => entry.authorized), "a call was made without the configured token");
+        assert.ok(
+            run.entries.every((entry) => entry.authorized),
+            "a call was made without the configured token",
+        );
     }
 
     const steps = (run: ItemsRun) => run.result.steps.map((step) => `${step.op} ${step.name}`);
@@ -83,7 +86,10 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
         succeeded(run);
         assert.deepStrictEqual(run.calls, ["configure", "check a", "diff a", "check b", "diff b", "check c", "diff c"]);
         assert.deepStrictEqual(entry(run, "check", "a").body?.olds, { name: "a", size: 1, kind: "plain" });
-        assert.ok(run.result.steps.every((step) => step.op === "same"), steps(run).join(", "));
+        assert.ok(
+            run.result.steps.every((step) => step.op === "same"),
+            steps(run).join(", "),
+        );
         assert.strictEqual(fs.readFileSync(program.stateFile, "utf8"), before);
     });
 

@@ -41,19 +41,14 @@ export function loadProject(programDir: string): Project {
  * Project config defaults, then Pulumi.<stack>.yaml, then the command line. Encrypted (`secure:`) values cannot be
  * read without the Pulumi CLI: pass them with --secret instead.
  */
-export function loadStackConfig(
-    project: Project,
-    stack: string,
-    plain: Record<string, string>,
-    secrets: Record<string, string>,
-): StackConfig {
+export function loadStackConfig(project: Project, stack: string, plain: Record<string, string>, secrets: Record<string, string>): StackConfig {
     const config: StackConfig = {};
     const set = (key: string, value: string, secret: boolean) => {
         config[namespaced(project.name, key)] = { value, secret };
     };
     const projectFile = path.join(project.dir, "Pulumi.yaml");
     for (const [key, declared] of Object.entries(asObject(readYamlObject(projectFile).config, projectFile))) {
-        const value = isPlainObject(declared) ? declared.default ?? declared.value : declared;
+        const value = isPlainObject(declared) ? (declared.default ?? declared.value) : declared;
         if (value !== undefined) set(key, configText(value), false);
     }
     const stackFile = path.join(project.dir, `Pulumi.${stack}.yaml`);

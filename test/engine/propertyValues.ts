@@ -96,7 +96,9 @@ export function describeValue(value: PropertyValue): string {
     if (value === UNKNOWN) return "[unknown]";
     if (Array.isArray(value)) return `[${value.map(describeValue).join(", ")}]`;
     if (isObject(value)) {
-        return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${describeValue(v)}`).join(", ")}}`;
+        return `{${Object.entries(value)
+            .map(([k, v]) => `${JSON.stringify(k)}: ${describeValue(v)}`)
+            .join(", ")}}`;
     }
     return JSON.stringify(value);
 }

@@ -7,7 +7,10 @@ const VERSION = "v1";
 export class SecretsCrypter {
     private readonly key: Buffer;
 
-    constructor(passphrase: string, readonly salt: string) {
+    constructor(
+        passphrase: string,
+        readonly salt: string,
+    ) {
         this.key = scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
     }
 

@@ -135,7 +135,8 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
     const yaml = require(require.resolve("js-yaml", { paths: [require.resolve("@pulumi/pulumi/package.json")] })) as { load(text: string): unknown };
     const workflow = yaml.load(readFileSync(join(EXAMPLES, "pipeline", "pulumi.yml"), "utf8")) as Workflow;
     const stepIndex = (job: Job, match: (step: Step) => boolean) => job.steps.findIndex(match);
-    const runsPulumi = (step: Step, command: string) => (step.run ?? "").split("\n").some((line) => /^(\w+="[^"]*" )*pulumi /.test(line) && line.includes(`pulumi ${command} `));
+    const runsPulumi = (step: Step, command: string) =>
+        (step.run ?? "").split("\n").some((line) => /^(\w+="[^"]*" )*pulumi /.test(line) && line.includes(`pulumi ${command} `));
     const pulumiStep = (job: Job, command: string) => job.steps.find((step) => runsPulumi(step, command));
 
     it("previews every pull request to main and applies every push to main", () => {
@@ -150,7 +151,10 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
     });
 
     it("installs with npm ci before Pulumi runs, in both jobs", () => {
-        for (const [name, command] of [["preview", "preview"], ["up", "up"]] as const) {
+        for (const [name, command] of [
+            ["preview", "preview"],
+            ["up", "up"],
+        ] as const) {
             const job = workflow.jobs[name];
             const install = stepIndex(job, (step) => step.run === "npm ci");
             assert.ok(install >= 0, `${name}: no npm ci`);
@@ -166,7 +170,10 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
     });
 
     it("writes the kubeconfig to a private file for the Pulumi step only, and insists on the cluster's plan in previews", () => {
-        for (const [name, command] of [["preview", "preview"], ["up", "up"]] as const) {
+        for (const [name, command] of [
+            ["preview", "preview"],
+            ["up", "up"],
+        ] as const) {
             const run = pulumiStep(workflow.jobs[name], command)?.run ?? "";
             assert.match(run, /umask 077 && printf '%s' "\$KUBECONFIG_DATA" > "\$RUNNER_TEMP\/kubeconfig"/, name);
             assert.match(run, new RegExp(`KUBECONFIG="\\$RUNNER_TEMP/kubeconfig" pulumi ${command} `), name);
@@ -176,7 +183,10 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
 
     it("takes every credential from the pipeline's secrets, and hands them to the Pulumi steps only", () => {
         const credentials = ["PULUMI_ACCESS_TOKEN", "KUBECONFIG_DATA", "PLATFORM_CONSOLE_CLIENT_ID", "PLATFORM_CONSOLE_CLIENT_SECRET"];
-        for (const [name, command] of [["preview", "preview"], ["up", "up"]] as const) {
+        for (const [name, command] of [
+            ["preview", "preview"],
+            ["up", "up"],
+        ] as const) {
             const job = workflow.jobs[name];
             const env = pulumiStep(job, command)?.env ?? {};
             for (const key of credentials) assert.equal(env[key], `\${{ secrets.${key} }}`, `${name}: ${key}`);

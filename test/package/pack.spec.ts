@@ -116,7 +116,15 @@ describe("the packed package, installed in a consumer project", function () {
         writeFileSync(join(consumer, "Pulumi.yaml"), `name: ${PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
         writeFileSync(join(consumer, "index.ts"), PROGRAM);
         writeFileSync(join(consumer, "script.ts"), SCRIPT);
-        const compilerOptions = { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true, types: ["node"] };
+        const compilerOptions = {
+            strict: true,
+            target: "ES2022",
+            module: "commonjs",
+            moduleResolution: "node",
+            esModuleInterop: true,
+            skipLibCheck: true,
+            types: ["node"],
+        };
         writeFileSync(join(consumer, "tsconfig.json"), `${JSON.stringify({ compilerOptions, files: ["index.ts", "script.ts"] }, null, 2)}\n`);
         // --ignore-scripts: a dependency's install script (@pulumi/kubernetes asks the Pulumi CLI for its plugin) must not reach the network.
         await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], consumer);
@@ -160,7 +168,8 @@ describe("the packed package, installed in a consumer project", function () {
             },
         });
         assert.equal(result.exitCode, 0, `${command} exited ${result.exitCode}\n${result.stdout}\n${result.stderr}`);
-        if (existsSync(stateFile())) assert.ok(!readFileSync(stateFile(), "utf8").includes(CLIENT.clientSecret), `${command}: the client secret is in the state file`);
+        if (existsSync(stateFile()))
+            assert.ok(!readFileSync(stateFile(), "utf8").includes(CLIENT.clientSecret), `${command}: the client secret is in the state file`);
         return { result, requests: emulator.control.requests() };
     };
     const output = (result: RunPulumiResult, name: string): PropertyValue => unwrapSecrets(result.outputs[name]);
@@ -175,7 +184,9 @@ describe("the packed package, installed in a consumer project", function () {
             assert.ok(packedFiles.includes(file), `${file} is not in the package`);
         }
         // kubernetes/package.json makes `pulumi-platform/kubernetes` resolve without an exports map.
-        const unexpected = packedFiles.filter((file) => !["package.json", "README.md", "LICENSE", "kubernetes/package.json"].includes(file) && !/^dist\/.+\.(js|d\.ts)$/.test(file));
+        const unexpected = packedFiles.filter(
+            (file) => !["package.json", "README.md", "LICENSE", "kubernetes/package.json"].includes(file) && !/^dist\/.+\.(js|d\.ts)$/.test(file),
+        );
         assert.deepEqual(unexpected, []);
         const manifest = JSON.parse(readFileSync(join(consumer, "node_modules", "pulumi-platform", "package.json"), "utf8")) as Record<string, unknown>;
         assert.equal(manifest.main, "dist/index.js");
@@ -197,8 +208,8 @@ describe("the packed package, installed in a consumer project", function () {
             'const p = require("pulumi-platform");',
             "console.log(JSON.stringify({",
             '  path: require.resolve("pulumi-platform"),',
-            "  exports: Object.keys(p).filter((name) => typeof p[name] === \"function\").sort(),",
-            "  sdk: Object.keys(p.sdk).filter((name) => typeof p.sdk[name] === \"function\").sort(),",
+            '  exports: Object.keys(p).filter((name) => typeof p[name] === "function").sort(),',
+            '  sdk: Object.keys(p.sdk).filter((name) => typeof p.sdk[name] === "function").sort(),',
             "  hooks: Object.keys(require.extensions),",
             "}));",
         ].join("\n");
@@ -232,11 +243,17 @@ describe("the packed package, installed in a consumer project", function () {
         it("preview shows the cluster's plan from one dry run and changes nothing", async () => {
             const { result, requests } = await pulumi("preview");
             const hostLines = result.diagnostics.map((diagnostic) => diagnostic.line);
-            assert.ok(hostLines.some((line) => line.startsWith('ClusterScale "cluster": up will apply 6 operations (change 2)')), result.stdout);
+            assert.ok(
+                hostLines.some((line) => line.startsWith('ClusterScale "cluster": up will apply 6 operations (change 2)')),
+                result.stdout,
+            );
             assert.ok(hostLines.includes("  brokers added: 3"), result.stdout);
             assert.deepEqual(lines(requests, "management", "gateway", "admin"), ["POST /actuator/cluster/brokers?dryRun=true 202"]);
             assert.deepEqual(
-                result.steps.filter((step) => step.type.startsWith("pulumi-nodejs:")).map((step) => `${step.op} ${step.name}`).sort(),
+                result.steps
+                    .filter((step) => step.type.startsWith("pulumi-nodejs:"))
+                    .map((step) => `${step.op} ${step.name}`)
+                    .sort(),
                 ["create admin", "create cluster"],
             );
         });
@@ -252,17 +269,26 @@ describe("the packed package, installed in a consumer project", function () {
             assert.deepEqual(lines(requests, "auth", "admin"), [`POST ${new URL(emulator.authUrl).pathname} 200`, "GET /members 200"]);
 
             const embedded = { ClusterScale: "function checkInputs(", AdminClient: "function resolveAdminSettings(" };
-            for (const [type, name] of [["ClusterScale", "cluster"], ["AdminClient", "admin"]] as const) {
+            for (const [type, name] of [
+                ["ClusterScale", "cluster"],
+                ["AdminClient", "admin"],
+            ] as const) {
                 const provider = String(unwrapSecrets(result.state.resources[URN(type, name)].outputs.__provider));
                 const required = [...provider.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1]);
                 const own = required.filter((path) => path.startsWith("pulumi-platform/"));
                 assert.ok(own.length > 0, `${type}: the serialized provider requires none of the package's files`);
-                assert.ok(own.every((path) => /^pulumi-platform\/dist\/(provider|sdk)\/\w+\.js$/.test(path)), `${type}: ${own.join(", ")}`);
+                assert.ok(
+                    own.every((path) => /^pulumi-platform\/dist\/(provider|sdk)\/\w+\.js$/.test(path)),
+                    `${type}: ${own.join(", ")}`,
+                );
                 for (const path of own) assert.ok(require.resolve(path, { paths: [consumer] }).startsWith(join(consumer, "node_modules")), path);
                 assert.ok(!required.some((path) => path.startsWith(".") || path.startsWith("/")), `${type}: a relative or absolute require`);
                 assert.ok(!provider.includes(REPOSITORY) && !provider.includes(work), `${type}: a local path is in the serialized provider`);
                 // The provider object itself is serialized by value; the modules it uses are required, not copied.
-                assert.ok(!provider.includes(embedded[type]) && !provider.includes("function composeMessage("), `${type}: the package's modules are embedded by value`);
+                assert.ok(
+                    !provider.includes(embedded[type]) && !provider.includes("function composeMessage("),
+                    `${type}: the package's modules are embedded by value`,
+                );
             }
             const clusterProvider = String(unwrapSecrets(result.state.resources[URN("ClusterScale", "cluster")].outputs.__provider));
             assert.match(clusterProvider, /require\("pulumi-platform\/dist\/sdk\/changeWaiter\.js"\)/, "the SDK is embedded instead of required");
@@ -270,7 +296,10 @@ describe("the packed package, installed in a consumer project", function () {
 
         it("refresh reads the live cluster and lists the members again, sending no change", async () => {
             const { result, requests } = await pulumi("refresh");
-            assert.deepEqual(lines(requests, "management").filter((line) => !line.startsWith("GET ")), []);
+            assert.deepEqual(
+                lines(requests, "management").filter((line) => !line.startsWith("GET ")),
+                [],
+            );
             assert.ok(lines(requests, "management").includes("GET /actuator/cluster 200"));
             assert.ok(lines(requests, "admin").includes("GET /members 200"));
             const cluster = result.state.resources[URN("ClusterScale", "cluster")];

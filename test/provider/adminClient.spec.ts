@@ -5,17 +5,7 @@ import assert from "node:assert/strict";
 import { isSecret, unwrapSecrets } from "../engine";
 import type { PropertyValue } from "../engine";
 import { DEFAULT_MEMBERS } from "../emulator/settings";
-import {
-    AdminRun,
-    AdminStack,
-    CLIENT,
-    ROTATED_SECRET,
-    linesOf,
-    platformConfig,
-    succeeded,
-    useAdminEmulator,
-    useWorkDir,
-} from "./adminClientSupport";
+import { AdminRun, AdminStack, CLIENT, ROTATED_SECRET, linesOf, platformConfig, succeeded, useAdminEmulator, useWorkDir } from "./adminClientSupport";
 
 const TYPE = "pulumi-nodejs:dynamic/platform:AdminClient";
 const urn = (name: string) => `urn:pulumi:test::admin-clients::${TYPE}::${name}`;
@@ -54,7 +44,12 @@ describe("AdminClient: settings from stack config, one token for every resource 
         assert.equal(up.tokenRequests[0].status, 200);
         assert.equal(up.memberRequests.length, 20);
         assert.ok(up.memberRequests.every((entry) => entry.status === 200));
-        assert.deepEqual(adminSteps(up), names(20).map((name) => `create ${name}`).sort());
+        assert.deepEqual(
+            adminSteps(up),
+            names(20)
+                .map((name) => `create ${name}`)
+                .sort(),
+        );
         assert.deepEqual(output(up, "memberCounts"), Array(20).fill(3));
         assert.deepEqual(output(up, "members"), DEFAULT_MEMBERS);
         assert.deepEqual(output(up, "settings"), {
@@ -80,7 +75,9 @@ describe("AdminClient: settings from stack config, one token for every resource 
         assert.equal(up.memberRequests.length, 2);
         // Checks and diffs of the 20 unchanged resources send nothing.
         assert.equal(up.requests.length, 2);
-        const created = names(22).slice(20).map((name) => `create ${name}`);
+        const created = names(22)
+            .slice(20)
+            .map((name) => `create ${name}`);
         const same = names(20).map((name) => `same ${name}`);
         assert.deepEqual(adminSteps(up), [...created, ...same].sort());
         stack.assertNoLeaks(up);
@@ -105,7 +102,12 @@ describe("AdminClient: settings from stack config, one token for every resource 
         const destroy = await run("destroy", 22);
         succeeded(destroy);
         assert.deepEqual(destroy.requests, []);
-        assert.deepEqual(adminSteps(destroy), names(22).map((name) => `delete ${name}`).sort());
+        assert.deepEqual(
+            adminSteps(destroy),
+            names(22)
+                .map((name) => `delete ${name}`)
+                .sort(),
+        );
         for (const name of names(22)) {
             assert.deepEqual(linesOf(destroy, name), [
                 `AdminClient "${name}": nothing to delete remotely (an AdminClient only reads the administration API); removed from the stack`,
@@ -153,7 +155,10 @@ describe("AdminClient: settings as inputs, and changes of them", function () {
         // Not the token of the old secret from the disk cache: one request for both resources.
         assert.deepEqual(issued(up), [200]);
         assert.equal(up.memberRequests.length, 2);
-        assert.deepEqual(linesOf(up, "admin-0"), ['AdminClient "admin-0": clientSecret changed: the members will be listed again', 'AdminClient "admin-0": 3 members']);
+        assert.deepEqual(linesOf(up, "admin-0"), [
+            'AdminClient "admin-0": clientSecret changed: the members will be listed again',
+            'AdminClient "admin-0": 3 members',
+        ]);
         const resource = up.result.state.resources[urn("admin-1")];
         assert.deepEqual(unwrapSecrets(resource.inputs.clientSecret), ROTATED_SECRET);
         assert.ok(isSecret(resource.outputs.clientSecret));
@@ -238,7 +243,10 @@ describe("AdminClient and getMembers: fallbacks and validation", function () {
         const up = await stack.run("up", { program: "admin-members", ...platformConfig(emulator()) });
         succeeded(up);
         assert.deepEqual(output(up, "members"), DEFAULT_MEMBERS);
-        assert.deepEqual(output(up, "emails"), DEFAULT_MEMBERS.map((member) => member.email));
+        assert.deepEqual(
+            output(up, "emails"),
+            DEFAULT_MEMBERS.map((member) => member.email),
+        );
         assert.equal(up.tokenRequests.length, 1);
         assert.equal(up.memberRequests.length, 1);
         stack.assertNoLeaks(up);
@@ -252,7 +260,10 @@ describe("AdminClient and getMembers: fallbacks and validation", function () {
         });
         succeeded(up);
         assert.ok(isSecret(up.result.outputs.emails), "a result derived from the secret is not secret");
-        assert.deepEqual(output(up, "emails"), DEFAULT_MEMBERS.map((member) => member.email));
+        assert.deepEqual(
+            output(up, "emails"),
+            DEFAULT_MEMBERS.map((member) => member.email),
+        );
         assert.equal(up.tokenRequests.length, 1);
         stack.assertNoLeaks(up);
     });
@@ -276,7 +287,10 @@ describe("AdminClient and getMembers: fallbacks and validation", function () {
         assert.match(text, /property clientId .*has a problem: clientId must not be empty/);
         assert.match(text, /property oauthUrl .*has a problem: oauthUrl must be an http or https URL, not ftp:/);
         assert.match(text, /property baseUrl .*has a problem: baseUrl must not contain a user name or password/);
-        assert.match(text, /property clientSecret .*has a problem: clientSecret is required: set the clientSecret input, stack config platform:clientSecret or environment variable PLATFORM_CONSOLE_CLIENT_SECRET/);
+        assert.match(
+            text,
+            /property clientSecret .*has a problem: clientSecret is required: set the clientSecret input, stack config platform:clientSecret or environment variable PLATFORM_CONSOLE_CLIENT_SECRET/,
+        );
         assert.ok(!text.includes("pw@"), "the URL's password was shown");
         assert.deepEqual(preview.requests, []);
     });

@@ -85,7 +85,10 @@ describe("AdminClient provider through the dynamic-provider host", function () {
     });
 
     const inputs = (name: string, values: PropertyMap = {}): PropertyMap => ({ resourceName: name, ...values, __provider: provider });
-    const requests = (iface: "auth" | "admin") => emulator().control.requests().filter((entry) => entry.interface === iface);
+    const requests = (iface: "auth" | "admin") =>
+        emulator()
+            .control.requests()
+            .filter((entry) => entry.interface === iface);
     /** Host lines arrive through a pipe, independently of the call's answer. */
     const logged = async (predicate: (line: string) => boolean): Promise<boolean> => {
         for (let i = 0; i < 100 && !logs.some(predicate); i++) await sleep(10);
@@ -170,7 +173,10 @@ describe("AdminClient provider through the dynamic-provider host", function () {
         assert.equal(read.id, created.id);
         assert.equal(read.properties.memberCount, 3);
         assert.equal(read.properties.clientSecret, CLIENT.clientSecret);
-        assert.deepEqual(requests("admin").map((entry) => entry.status), [200]);
+        assert.deepEqual(
+            requests("admin").map((entry) => entry.status),
+            [200],
+        );
         assert.deepEqual(requests("auth"), [], "the token of this secret is in memory");
     });
 
@@ -193,7 +199,10 @@ describe("AdminClient provider through the dynamic-provider host", function () {
         const error = await failure(host.update(`${URN}good`, created.id, created.properties, checked, olds));
         assert.match(error.message, /rejected the credentials of client 'admin-test-client'/);
         assert.ok(!error.message.includes(wrongSecret));
-        assert.deepEqual(requests("auth").map((entry) => entry.status), [401]);
+        assert.deepEqual(
+            requests("auth").map((entry) => entry.status),
+            [401],
+        );
         assert.deepEqual(requests("admin"), []);
     });
 
@@ -204,7 +213,10 @@ describe("AdminClient provider through the dynamic-provider host", function () {
         const updated = await host.update(`${URN}good`, created.id, created.properties, checked, olds);
         assert.equal(updated.properties.clientSecret, ROTATED_SECRET);
         assert.equal(updated.properties.memberCount, 3);
-        assert.deepEqual(requests("auth").map((entry) => entry.status), [200]);
+        assert.deepEqual(
+            requests("auth").map((entry) => entry.status),
+            [200],
+        );
         created = { id: created.id, properties: updated.properties };
     });
 

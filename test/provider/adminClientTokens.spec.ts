@@ -38,16 +38,25 @@ describe("AdminClient: token failures and expiry", function () {
         const right = platformConfig(emulator());
         const first = await stack.run("up", { config: { ...right.config, count: "1" }, secrets: right.secrets });
         succeeded(first);
-        assert.deepEqual(first.tokenRequests.map((entry) => entry.status), [200]);
+        assert.deepEqual(
+            first.tokenRequests.map((entry) => entry.status),
+            [200],
+        );
 
         const wrongSecret = `wr0ng-${CLIENT.clientSecret}`;
         const other = new AdminStack(emulator, workDir, "other-state.json");
         const wrong = platformConfig(emulator(), wrongSecret);
         const refused = await other.run("up", { config: { ...wrong.config, count: "1" }, secrets: wrong.secrets });
         assert.equal(refused.result.exitCode, 1, refused.result.stdout);
-        assert.deepEqual(refused.tokenRequests.map((entry) => entry.status), [401]);
+        assert.deepEqual(
+            refused.tokenRequests.map((entry) => entry.status),
+            [401],
+        );
         assert.deepEqual(refused.memberRequests, [], "the wrong secret was served the cached token");
-        assert.ok(refused.result.errors.some((error) => error.includes("rejected the credentials")), refused.result.stdout);
+        assert.ok(
+            refused.result.errors.some((error) => error.includes("rejected the credentials")),
+            refused.result.stdout,
+        );
 
         const again = await stack.run("up", { config: { ...right.config, count: "2" }, secrets: right.secrets });
         succeeded(again);
@@ -78,7 +87,10 @@ describe("AdminClient: token failures and expiry", function () {
             [200],
         );
         assert.equal(second.memberRequests.length, 19);
-        assert.ok(second.memberRequests.every((entry) => entry.status === 200), "a member listing used the expired token");
+        assert.ok(
+            second.memberRequests.every((entry) => entry.status === 200),
+            "a member listing used the expired token",
+        );
         const renewed = stack.cachedTokens();
         assert.equal(renewed.length, 1);
         assert.notEqual(renewed[0], expiredToken);

@@ -31,19 +31,26 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
             assert.ok(printed(run, "partition 2: broker 0 → broker 3"), run.result.stdout);
             assert.ok(printed(run, "partition 3: broker 1 → broker 3, priority of broker 0: 2 → 1"), run.result.stdout);
             assert.ok(printed(run, "broker 3: 2(1) 3(2)"), run.result.stdout);
-            assert.deepStrictEqual(run.result.steps.map((step) => `${step.op} ${step.name}`).filter((s) => s.endsWith(" cluster")), ["create cluster"]);
+            assert.deepStrictEqual(
+                run.result.steps.map((step) => `${step.op} ${step.name}`).filter((s) => s.endsWith(" cluster")),
+                ["create cluster"],
+            );
         });
 
         it("up sends the request once, waits, and ends with the layout the dry run expected", async () => {
             const expected = await fixture.cluster().scaleBrokers([0, 1, 2, 3], { dryRun: true });
             // Broker 3 starts only once up reports the first operation running, so that line is observed, not raced.
             fixture.emulator.control.stopBroker(3);
-            const run = await fixture.run("up", { brokerCount: 4 }, {
-                ...withGateway(),
-                onLine: (line) => {
-                    if (line.includes(`change ${expected.changeId} [1/6] BROKER_ADD broker 3`)) fixture.emulator.control.startBroker(3);
+            const run = await fixture.run(
+                "up",
+                { brokerCount: 4 },
+                {
+                    ...withGateway(),
+                    onLine: (line) => {
+                        if (line.includes(`change ${expected.changeId} [1/6] BROKER_ADD broker 3`)) fixture.emulator.control.startBroker(3);
+                    },
                 },
-            });
+            );
             succeeded(run);
             assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
             assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")), apiLayout(expected.expectedTopology));
@@ -74,7 +81,10 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
         it("a second preview shows no change and changes nothing", async () => {
             const run = await fixture.run("preview", { brokerCount: 4 }, withGateway());
             succeeded(run);
-            assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "same"), run.result.stdout);
+            assert.ok(
+                run.result.steps.some((step) => step.name === "cluster" && step.op === "same"),
+                run.result.stdout,
+            );
             assert.deepStrictEqual(run.requests.map(requestLine), ["POST /actuator/cluster/brokers?dryRun=true&replicationFactor=3 202"]);
             assert.deepStrictEqual(run.hostLines, []);
         });
@@ -90,11 +100,17 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
             assert.deepStrictEqual(state.inputs.brokerCount, 3, "refresh records the live broker set as inputs");
             assert.deepStrictEqual(state.inputs.partitionCount, 3);
             assert.deepStrictEqual(state.outputs.changeId, drift.changeId);
-            assert.deepStrictEqual((state.outputs.topology as unknown as BrokerLayout[]).map((broker) => broker.id), [0, 1, 2]);
+            assert.deepStrictEqual(
+                (state.outputs.topology as unknown as BrokerLayout[]).map((broker) => broker.id),
+                [0, 1, 2],
+            );
 
             const preview = await fixture.run("preview", { brokerCount: 4 }, withGateway());
             succeeded(preview);
-            assert.ok(preview.result.steps.some((step) => step.name === "cluster" && step.op === "update"), preview.result.stdout);
+            assert.ok(
+                preview.result.steps.some((step) => step.name === "cluster" && step.op === "update"),
+                preview.result.stdout,
+            );
             assert.ok(printed(preview, "brokers added: 3"), preview.result.stdout);
             assert.deepStrictEqual(mutating(preview.requests), []);
         });
@@ -143,7 +159,10 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
         assert.deepStrictEqual(mutating(run.requests), []);
         assert.strictEqual(output(run, "changeId"), 0);
         assert.deepStrictEqual(output(run, "plannedChanges"), []);
-        assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id), [0, 1, 2]);
+        assert.deepStrictEqual(
+            layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id),
+            [0, 1, 2],
+        );
     });
 
     it("refuses an up whose layout the cluster rejects, naming the server's reason, with nothing sent", async () => {
@@ -155,4 +174,3 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
         assert.deepStrictEqual(mutating(run.requests), []);
     });
 });
-

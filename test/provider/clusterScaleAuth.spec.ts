@@ -27,11 +27,20 @@ describe("ClusterScale: credentials for the management API", function () {
     it("a client-credentials grant gets one token from the issuer and keeps the secret out of everything", async () => {
         fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3, rateLimitBlockSeconds: 0 });
         fixture.emulator.control.startBroker(3);
-        const auth = { clientId: DEMO_CLIENT.clientId, clientSecret: DEMO_CLIENT.clientSecret, oauthUrl: fixture.emulator.authUrl, audience: DEMO_CLIENT.audience };
+        const auth = {
+            clientId: DEMO_CLIENT.clientId,
+            clientSecret: DEMO_CLIENT.clientSecret,
+            oauthUrl: fixture.emulator.authUrl,
+            audience: DEMO_CLIENT.audience,
+        };
         const run = await fixture.run("up", { brokerCount: 4 }, { secrets: { auth: JSON.stringify(auth) } });
         succeeded(run);
         const tokenRequests = fixture.emulator.control.requests().filter((entry) => entry.interface === "auth");
-        assert.deepStrictEqual(tokenRequests.map((entry) => `${entry.method} ${entry.status}`), ["POST 200"], "one token for the whole run");
+        assert.deepStrictEqual(
+            tokenRequests.map((entry) => `${entry.method} ${entry.status}`),
+            ["POST 200"],
+            "one token for the whole run",
+        );
         assert.deepStrictEqual(mutating(run.requests).length, 1);
         leaksNothing(run, DEMO_CLIENT.clientSecret);
     });
@@ -41,7 +50,10 @@ describe("ClusterScale: credentials for the management API", function () {
         const secret = "header-secret-5f1c9a";
         const run = await fixture.run("up", { brokerCount: 3 }, { secrets: { auth: JSON.stringify({ headers: { "x-api-key": secret } }) } });
         succeeded(run);
-        assert.deepStrictEqual(fixture.emulator.control.requests().filter((entry) => entry.interface === "auth"), []);
+        assert.deepStrictEqual(
+            fixture.emulator.control.requests().filter((entry) => entry.interface === "auth"),
+            [],
+        );
         leaksNothing(run, secret);
     });
 
@@ -73,7 +85,10 @@ describe("ClusterScale: credentials for the management API", function () {
         let gate: AuthGate;
 
         before(async () => {
-            gate = new AuthGate(fixture.emulator.managementUrl, (headers) => headers["x-api-key"] === apiKey || /^Bearer eyJ/.test(headers.authorization ?? ""));
+            gate = new AuthGate(
+                fixture.emulator.managementUrl,
+                (headers) => headers["x-api-key"] === apiKey || /^Bearer eyJ/.test(headers.authorization ?? ""),
+            );
             await gate.start();
         });
         after(() => gate.stop());
@@ -82,7 +97,12 @@ describe("ClusterScale: credentials for the management API", function () {
             ["fixed headers", () => ({ headers: { "x-api-key": apiKey } })],
             [
                 "a client-credentials grant",
-                () => ({ clientId: DEMO_CLIENT.clientId, clientSecret: DEMO_CLIENT.clientSecret, oauthUrl: fixture.emulator.authUrl, audience: DEMO_CLIENT.audience }),
+                () => ({
+                    clientId: DEMO_CLIENT.clientId,
+                    clientSecret: DEMO_CLIENT.clientSecret,
+                    oauthUrl: fixture.emulator.authUrl,
+                    audience: DEMO_CLIENT.audience,
+                }),
             ],
         ] as const) {
             it(`with ${kind}: up, then refresh and destroy use the stored credentials`, async () => {
@@ -125,8 +145,14 @@ describe("ClusterScale: credentials for the management API", function () {
 
             const preview = await fixture.run("preview", args, { secrets: rotated });
             succeeded(preview);
-            assert.ok(preview.result.steps.some((step) => step.name === "cluster" && step.op === "update"), preview.result.stdout);
-            assert.ok(preview.hostLines.some((line) => line.includes("settings changed (auth)")), preview.result.stdout);
+            assert.ok(
+                preview.result.steps.some((step) => step.name === "cluster" && step.op === "update"),
+                preview.result.stdout,
+            );
+            assert.ok(
+                preview.hostLines.some((line) => line.includes("settings changed (auth)")),
+                preview.result.stdout,
+            );
 
             const up = await fixture.run("up", args, { secrets: rotated });
             succeeded(up);

@@ -42,7 +42,10 @@ describe("ClusterScale on the cluster's bad days", function () {
             const run = await fixture.run("preview", { brokers: [0, 1, 2], force: true });
             succeeded(run);
             assert.strictEqual(step(run), "same", run.result.stdout);
-            assert.ok(printed(run, "partitions 3, 4 run with 1 replica, below the intended replication factor 2: set force back to false and up restores them"), run.result.stdout);
+            assert.ok(
+                printed(run, "partitions 3, 4 run with 1 replica, below the intended replication factor 2: set force back to false and up restores them"),
+                run.result.stdout,
+            );
             assert.deepStrictEqual(mutating(run.requests), []);
         });
 
@@ -50,7 +53,10 @@ describe("ClusterScale on the cluster's bad days", function () {
             const run = await fixture.run("preview", { brokers: [0, 1, 2] });
             succeeded(run);
             assert.strictEqual(step(run), "update", run.result.stdout);
-            assert.ok(printed(run, "partitions 3, 4 run with 1 replica, below the intended replication factor 2; this change restores them"), run.result.stdout);
+            assert.ok(
+                printed(run, "partitions 3, 4 run with 1 replica, below the intended replication factor 2; this change restores them"),
+                run.result.stdout,
+            );
             assert.ok(!printed(run, "dropped"), run.result.stdout);
             assert.deepStrictEqual(dryRuns(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?dryRun=true&replicationFactor=2 202"]);
             assert.deepStrictEqual(mutating(run.requests), []);
@@ -106,13 +112,19 @@ describe("ClusterScale on the cluster's bad days", function () {
             const up = await fixture.run("up", { brokers: [0, 1, 2], force: true, gatewayUrl: gatewayUrl() });
             assert.match(failed(up), /force: broker 3 is running \(the gateway lists it\)/);
             assert.deepStrictEqual(mutating([...preview.requests, ...up.requests]), []);
-            assert.deepStrictEqual(layout((await fixture.cluster().getCluster()).brokers).map((broker) => broker.id), [0, 1, 2, 3]);
+            assert.deepStrictEqual(
+                layout((await fixture.cluster().getCluster()).brokers).map((broker) => broker.id),
+                [0, 1, 2, 3],
+            );
         });
 
         it("without gatewayUrl: preview says that liveness could not be checked", async () => {
             const preview = await fixture.run("preview", { brokers: [0, 1, 2], force: true });
             succeeded(preview);
-            assert.ok(printed(preview, "could not check that broker 3 is stopped (no gatewayUrl is set); a force removal of a running broker drops its replicas"), preview.result.stdout);
+            assert.ok(
+                printed(preview, "could not check that broker 3 is stopped (no gatewayUrl is set); a force removal of a running broker drops its replicas"),
+                preview.result.stdout,
+            );
             assert.deepStrictEqual(mutating(preview.requests), []);
         });
     });
@@ -127,7 +139,10 @@ describe("ClusterScale on the cluster's bad days", function () {
         succeeded(up);
         assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?force=true 202"]);
         assert.ok(printed(up, "cannot read the cluster", "a force removal is sent to the lowest broker it keeps"), up.result.stdout);
-        assert.deepStrictEqual(layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id), [1, 2, 3]);
+        assert.deepStrictEqual(
+            layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id),
+            [1, 2, 3],
+        );
         assert.strictEqual(output<ChangeRecord>(up, "lastChange").status, "COMPLETED");
 
         const again = await fixture.run("preview", { brokers: [1, 2, 3], force: true });
@@ -147,16 +162,25 @@ describe("ClusterScale on the cluster's bad days", function () {
             fixture.emulator.control.startBroker(3);
             const preview = await fixture.run("preview", { brokerCount: 4, gatewayUrl: gatewayUrl() });
             succeeded(preview);
-            assert.ok(printed(preview, "up will refuse this change until every broker it needs runs: broker 2 is down (the gateway does not list it)"), preview.result.stdout);
+            assert.ok(
+                printed(preview, "up will refuse this change until every broker it needs runs: broker 2 is down (the gateway does not list it)"),
+                preview.result.stdout,
+            );
             const up = await fixture.run("up", { brokerCount: 4, gatewayUrl: gatewayUrl() });
-            assert.match(failed(up), /brokers: broker 2 is down \(the gateway does not list it\): a change without force needs every broker up; .*Nothing was sent/);
+            assert.match(
+                failed(up),
+                /brokers: broker 2 is down \(the gateway does not list it\): a change without force needs every broker up; .*Nothing was sent/,
+            );
             assert.deepStrictEqual(mutating(up.requests), []);
         });
 
         it("a new broker that has not started: preview names it, and says the change waits for it", async () => {
             const preview = await fixture.run("preview", { brokerCount: 4, gatewayUrl: gatewayUrl() });
             succeeded(preview);
-            assert.ok(printed(preview, "new broker 3 is not running yet: the change waits for it to start (it stays at BROKER_ADD until then)"), preview.result.stdout);
+            assert.ok(
+                printed(preview, "new broker 3 is not running yet: the change waits for it to start (it stays at BROKER_ADD until then)"),
+                preview.result.stdout,
+            );
             assert.ok(!printed(preview, "up will refuse"), preview.result.stdout);
         });
     });
@@ -167,7 +191,10 @@ describe("ClusterScale on the cluster's bad days", function () {
         const stderr = failed(run);
         const refusals = stderr.split("\n").filter((line) => line.includes("already manages this cluster"));
         assert.strictEqual(refusals.length, 1, stderr);
-        assert.match(refusals[0], /ClusterScale cluster-b: property managementUrl .*ClusterScale "cluster" already manages this cluster \(http:\/\/127\.0\.0\.1:\d+\/actuator\/cluster\)/);
+        assert.match(
+            refusals[0],
+            /ClusterScale cluster-b: property managementUrl .*ClusterScale "cluster" already manages this cluster \(http:\/\/127\.0\.0\.1:\d+\/actuator\/cluster\)/,
+        );
         assert.deepStrictEqual(mutating(run.requests), []);
     });
 
@@ -181,14 +208,18 @@ describe("ClusterScale on the cluster's bad days", function () {
         const foreign = await fixture.cluster().scaleBrokers([0, 1, 2, 3, 4]);
         assert.strictEqual(foreign.changeId, changeId);
 
-        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 60 }, {
-            onLine: (line) => {
-                if (line.includes(`change ${changeId} (started outside this resource, or by an interrupted run) is in progress`)) {
-                    fixture.emulator.control.startBroker(3);
-                    fixture.emulator.control.startBroker(4);
-                }
+        const up = await fixture.run(
+            "up",
+            { brokerCount: 4, timeoutSeconds: 60 },
+            {
+                onLine: (line) => {
+                    if (line.includes(`change ${changeId} (started outside this resource, or by an interrupted run) is in progress`)) {
+                        fixture.emulator.control.startBroker(3);
+                        fixture.emulator.control.startBroker(4);
+                    }
+                },
             },
-        });
+        );
         succeeded(up);
         assert.ok(printed(up, `change ${changeId} has the id of a change of this resource but another plan`), up.result.stdout);
         assert.ok(!printed(up, "started by an earlier run"), up.result.stdout);
@@ -196,9 +227,15 @@ describe("ClusterScale on the cluster's bad days", function () {
         assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
         assert.ok((output(up, "changeId") as number) > changeId);
         const plan = output<{ operation: string; brokerId?: number }[]>(up, "plannedChanges");
-        assert.ok(plan.some((change) => change.operation === "BROKER_REMOVE" && change.brokerId === 4), JSON.stringify(plan));
+        assert.ok(
+            plan.some((change) => change.operation === "BROKER_REMOVE" && change.brokerId === 4),
+            JSON.stringify(plan),
+        );
         assert.ok(!plan.some((change) => change.operation === "BROKER_ADD"), "the old cluster's plan was kept");
-        assert.deepStrictEqual(layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
+        assert.deepStrictEqual(
+            layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id),
+            [0, 1, 2, 3],
+        );
     });
 
     describe("a gateway that cannot confirm completion", function () {
@@ -210,7 +247,10 @@ describe("ClusterScale on the cluster's bad days", function () {
         it("at a closed port: the change completes and up succeeds, with a note instead of waiting out timeoutSeconds", async () => {
             const run = await fixture.run("up", { brokerCount: 4, gatewayUrl: `http://127.0.0.1:${await unusedPort()}` });
             succeeded(run);
-            assert.ok(printed(run, "the gateway did not confirm change 2 within 5 s", "ECONNREFUSED", "the management API reports it completed"), run.result.stdout);
+            assert.ok(
+                printed(run, "the gateway did not confirm change 2 within 5 s", "ECONNREFUSED", "the management API reports it completed"),
+                run.result.stdout,
+            );
             assert.strictEqual(output<ChangeRecord>(run, "lastChange").status, "COMPLETED");
         });
 
@@ -234,7 +274,10 @@ describe("ClusterScale on the cluster's bad days", function () {
         assert.deepStrictEqual(attempts.map(requestLine), Array(3).fill("POST /actuator/cluster/brokers?replicationFactor=3 503"));
         for (let i = 1; i < attempts.length; i++) {
             const between = run.requests.slice(run.requests.indexOf(attempts[i - 1]) + 1, run.requests.indexOf(attempts[i]));
-            assert.ok(between.some((entry) => entry.method === "GET" && entry.path === "/actuator/cluster"), "an attempt without a look at the cluster first");
+            assert.ok(
+                between.some((entry) => entry.method === "GET" && entry.path === "/actuator/cluster"),
+                "an attempt without a look at the cluster first",
+            );
             // Retry-After: 1 is honoured before the next attempt.
             assert.ok(Date.parse(attempts[i].at) - Date.parse(attempts[i - 1].at) >= 900, "Retry-After was not honoured");
         }

@@ -49,7 +49,12 @@ describe("ClusterScale: check and diff through the dynamic-provider host", funct
         { title: "neither brokers nor brokerCount", values: {}, property: "brokers", reason: /either brokers .* or brokerCount/ },
         { title: "both brokers and brokerCount", values: { brokers: [0, 1], brokerCount: 2 }, property: "brokerCount", reason: /not both/ },
         { title: "an empty broker list", values: { brokers: [] }, property: "brokers", reason: /at least one broker/ },
-        { title: "a negative broker id", values: { brokers: [0, -1] }, property: "brokers", reason: /brokers\[1\] is -1: every broker id must be an integer ≥ 0/ },
+        {
+            title: "a negative broker id",
+            values: { brokers: [0, -1] },
+            property: "brokers",
+            reason: /brokers\[1\] is -1: every broker id must be an integer ≥ 0/,
+        },
         { title: "a fractional broker id", values: { brokers: [0, 1.5] }, property: "brokers", reason: /brokers\[1\] is 1.5/ },
         { title: "a duplicate broker id", values: { brokers: [0, 1, 1] }, property: "brokers", reason: /broker 1 is listed twice/ },
         { title: "brokerCount 0", values: { brokerCount: 0 }, property: "brokerCount", reason: /integer ≥ 1/ },
@@ -62,12 +67,42 @@ describe("ClusterScale: check and diff through the dynamic-provider host", funct
             reason: /replicationFactor 3 is more than the 2 broker\(s\)/,
         },
         { title: "timeoutSeconds 0", values: { brokerCount: 3, timeoutSeconds: 0 }, property: "timeoutSeconds", reason: /> 0/ },
-        { title: "a non-http management URL", values: { brokerCount: 3, managementUrl: "ftp://gateway:9600" }, property: "managementUrl", reason: /absolute http\(s\) origin/ },
-        { title: "a management URL with a path", values: { brokerCount: 3, managementUrl: "http://gateway:9600/actuator" }, property: "managementUrl", reason: /without path/ },
-        { title: "a management URL with credentials", values: { brokerCount: 3, managementUrl: "http://user:pw@gateway:9600" }, property: "managementUrl", reason: /credentials/ },
-        { title: "a gateway URL that is no URL", values: { brokerCount: 3, gatewayUrl: "gateway" }, property: "gatewayUrl", reason: /absolute http\(s\) origin/ },
-        { title: "a base path without a leading slash", values: { brokerCount: 3, basePath: "actuator/cluster" }, property: "basePath", reason: /starting with "\/"/ },
-        { title: "force with a replication factor", values: { brokers: [0, 1], force: true, replicationFactor: 2 }, property: "force", reason: /cannot change the replication factor/ },
+        {
+            title: "a non-http management URL",
+            values: { brokerCount: 3, managementUrl: "ftp://gateway:9600" },
+            property: "managementUrl",
+            reason: /absolute http\(s\) origin/,
+        },
+        {
+            title: "a management URL with a path",
+            values: { brokerCount: 3, managementUrl: "http://gateway:9600/actuator" },
+            property: "managementUrl",
+            reason: /without path/,
+        },
+        {
+            title: "a management URL with credentials",
+            values: { brokerCount: 3, managementUrl: "http://user:pw@gateway:9600" },
+            property: "managementUrl",
+            reason: /credentials/,
+        },
+        {
+            title: "a gateway URL that is no URL",
+            values: { brokerCount: 3, gatewayUrl: "gateway" },
+            property: "gatewayUrl",
+            reason: /absolute http\(s\) origin/,
+        },
+        {
+            title: "a base path without a leading slash",
+            values: { brokerCount: 3, basePath: "actuator/cluster" },
+            property: "basePath",
+            reason: /starting with "\/"/,
+        },
+        {
+            title: "force with a replication factor",
+            values: { brokers: [0, 1], force: true, replicationFactor: 2 },
+            property: "force",
+            reason: /cannot change the replication factor/,
+        },
         {
             title: "force that adds a broker",
             values: { brokers: [0, 1, 3], force: true },
@@ -90,8 +125,18 @@ describe("ClusterScale: check and diff through the dynamic-provider host", funct
             reason: /partitionCount 3 is below the current 6/,
         },
         { title: "force that is not a boolean", values: { brokerCount: 3, force: "yes" }, property: "force", reason: /true or false/ },
-        { title: "auth with both headers and a client", values: { brokerCount: 3, auth: { headers: { a: "b" }, clientId: "c" } }, property: "auth", reason: /not both/ },
-        { title: "auth without a client secret", values: { brokerCount: 3, auth: { clientId: "c", oauthUrl: "http://127.0.0.1:1/token" } }, property: "auth.clientSecret", reason: /required/ },
+        {
+            title: "auth with both headers and a client",
+            values: { brokerCount: 3, auth: { headers: { a: "b" }, clientId: "c" } },
+            property: "auth",
+            reason: /not both/,
+        },
+        {
+            title: "auth without a client secret",
+            values: { brokerCount: 3, auth: { clientId: "c", oauthUrl: "http://127.0.0.1:1/token" } },
+            property: "auth.clientSecret",
+            reason: /required/,
+        },
     ];
 
     for (const { title, values, olds, property, reason } of badInputs) {
@@ -106,7 +151,10 @@ describe("ClusterScale: check and diff through the dynamic-provider host", funct
 
     it("never repeats a credential in a failure", async () => {
         const result = await host.check(URN, {}, news({ brokerCount: 3, auth: { clientId: "c", clientSecret: "very-secret-value", oauthUrl: "not a url" } }));
-        assert.ok(result.failures.some((f) => f.property === "auth.oauthUrl"), JSON.stringify(result.failures));
+        assert.ok(
+            result.failures.some((f) => f.property === "auth.oauthUrl"),
+            JSON.stringify(result.failures),
+        );
         assert.ok(!JSON.stringify(result.failures).includes("very-secret-value"));
     });
 
@@ -151,9 +199,21 @@ describe("ClusterScale: check and diff through the dynamic-provider host", funct
 
     it("diff with unknown inputs reports an update, and a replacement when force is set", async () => {
         const olds = news({ brokerCount: 3 });
-        const plain = await host.diff(URN, "id", olds, news({ managementUrl: emulator.managementUrl, basePath: "/actuator/cluster", brokerCount: UNKNOWN, force: false }), olds);
+        const plain = await host.diff(
+            URN,
+            "id",
+            olds,
+            news({ managementUrl: emulator.managementUrl, basePath: "/actuator/cluster", brokerCount: UNKNOWN, force: false }),
+            olds,
+        );
         assert.deepStrictEqual(plain, { changes: "some", replaces: [], deleteBeforeReplace: false });
-        const forced = await host.diff(URN, "id", olds, news({ managementUrl: emulator.managementUrl, basePath: "/actuator/cluster", brokers: UNKNOWN, force: true }), olds);
+        const forced = await host.diff(
+            URN,
+            "id",
+            olds,
+            news({ managementUrl: emulator.managementUrl, basePath: "/actuator/cluster", brokers: UNKNOWN, force: true }),
+            olds,
+        );
         assert.deepStrictEqual(forced.replaces, ["brokers"]);
         assert.deepStrictEqual(managementRequests(), []);
     });

@@ -24,27 +24,42 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         it("preview shows it as a replacement, with the plan, and changes nothing", async () => {
             const run = await fixture.run("preview", { brokers: [0, 1, 2], force: true });
             succeeded(run);
-            assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "replace"), run.result.stdout);
+            assert.ok(
+                run.result.steps.some((step) => step.name === "cluster" && step.op === "replace"),
+                run.result.stdout,
+            );
             assert.ok(printed(run, "force removal of broker(s) 3 replaces this resource"), run.result.stdout);
             assert.ok(printed(run, "brokers removed by force (their partitions are not moved): 3"), run.result.stdout);
             assert.deepStrictEqual(mutating(run.requests), []);
-            assert.ok(dryRuns(run.requests).every((entry) => entry.query.force === "true"), run.requests.map(requestLine).join("\n"));
+            assert.ok(
+                dryRuns(run.requests).every((entry) => entry.query.force === "true"),
+                run.requests.map(requestLine).join("\n"),
+            );
         });
 
         it("up replaces the resource and sends the removal once, with force", async () => {
             const run = await fixture.run("up", { brokers: [0, 1, 2], force: true });
             succeeded(run);
-            assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "replace"), run.result.stdout);
+            assert.ok(
+                run.result.steps.some((step) => step.name === "cluster" && step.op === "replace"),
+                run.result.stdout,
+            );
             assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?force=true 202"]);
             assert.deepStrictEqual(mutating(run.requests)[0].body, [0, 1, 2]);
-            assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id), [0, 1, 2]);
+            assert.deepStrictEqual(
+                layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id),
+                [0, 1, 2],
+            );
             assert.strictEqual(output(run, "replicationFactor"), 1, "partitions that lost a replica keep one");
         });
 
         it("a later preview with force still set shows no change", async () => {
             const run = await fixture.run("preview", { brokers: [0, 1, 2], force: true });
             succeeded(run);
-            assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "same"), run.result.stdout);
+            assert.ok(
+                run.result.steps.some((step) => step.name === "cluster" && step.op === "same"),
+                run.result.stdout,
+            );
             assert.deepStrictEqual(mutating(run.requests), []);
         });
 
@@ -54,7 +69,10 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
             succeeded(run);
             assert.deepStrictEqual(run.hostLines.length, 1, run.hostLines.join("\n"));
             assert.match(run.hostLines[0], /cannot reach the management API .*compared with the recorded layout: no change/);
-            assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "same"), run.result.stdout);
+            assert.ok(
+                run.result.steps.some((step) => step.name === "cluster" && step.op === "same"),
+                run.result.stdout,
+            );
         });
     });
 
@@ -66,7 +84,10 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
             succeeded(await fixture.run("up", { brokerCount: 3 }));
             fixture.emulator.control.addFault({ interface: "management", count: 1, reset: true });
             const run = await fixture.run("preview", { brokerCount: 3 }, requireCluster);
-            assert.match(failed(run), /cannot reach the management API \(.*\), and PLATFORM_PREVIEW_REQUIRE_CLUSTER asks for the cluster's own plan: no preview without it/);
+            assert.match(
+                failed(run),
+                /cannot reach the management API \(.*\), and PLATFORM_PREVIEW_REQUIRE_CLUSTER asks for the cluster's own plan: no preview without it/,
+            );
         });
 
         it("a new resource: the check fails, naming managementUrl", async () => {
@@ -111,19 +132,27 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         });
 
         it("the next up resumes waiting for the same change, and sends nothing new", async () => {
-            const run = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 60 }, {
-                // The broker starts only once up is waiting, so the resumed wait is observed, not raced.
-                onLine: (line) => {
-                    if (line.includes(`change ${changeId} (started by an earlier run) is in progress; waiting for it`)) fixture.emulator.control.startBroker(3);
+            const run = await fixture.run(
+                "up",
+                { brokerCount: 4, timeoutSeconds: 60 },
+                {
+                    // The broker starts only once up is waiting, so the resumed wait is observed, not raced.
+                    onLine: (line) => {
+                        if (line.includes(`change ${changeId} (started by an earlier run) is in progress; waiting for it`))
+                            fixture.emulator.control.startBroker(3);
+                    },
                 },
-            });
+            );
             succeeded(run);
             assert.deepStrictEqual(mutating(run.requests), [], "a second scale request was sent");
             assert.ok(printed(run, `change ${changeId} [1/6] BROKER_ADD broker 3`), run.result.stdout);
             assert.strictEqual(output(run, "changeId"), changeId);
             assert.strictEqual(output<ChangeRecord>(run, "lastChange").status, "COMPLETED");
             assert.strictEqual(output<unknown[]>(run, "plannedChanges").length, 6, "the plan of the resumed change is kept");
-            assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
+            assert.deepStrictEqual(
+                layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id),
+                [0, 1, 2, 3],
+            );
             assert.strictEqual(run.resource!.initErrors, undefined);
         });
     });
@@ -167,7 +196,10 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         succeeded(second);
         assert.deepStrictEqual(mutating(second.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
         assert.ok((output(second, "changeId") as number) > cancelledId);
-        assert.deepStrictEqual(layout(output<BrokerLayout[]>(second, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
+        assert.deepStrictEqual(
+            layout(output<BrokerLayout[]>(second, "topology")).map((broker) => broker.id),
+            [0, 1, 2, 3],
+        );
     });
 
     it("a change already running (started directly): preview names it, up waits for it and then applies", async () => {
@@ -180,19 +212,27 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         assert.ok(printed(preview, `change ${foreign.changeId} is in progress; up will wait for it, then plan and apply this layout`), preview.result.stdout);
         assert.deepStrictEqual(mutating(preview.requests), []);
 
-        const up = await fixture.run("up", { brokerCount: 4, replicationFactor: 2 }, {
-            // Start the broker only once up is waiting, so the wait is observed, not raced.
-            onLine: (line) => {
-                if (line.includes(`change ${foreign.changeId} (started outside this resource, or by an interrupted run) is in progress`)) fixture.emulator.control.startBroker(3);
+        const up = await fixture.run(
+            "up",
+            { brokerCount: 4, replicationFactor: 2 },
+            {
+                // Start the broker only once up is waiting, so the wait is observed, not raced.
+                onLine: (line) => {
+                    if (line.includes(`change ${foreign.changeId} (started outside this resource, or by an interrupted run) is in progress`))
+                        fixture.emulator.control.startBroker(3);
+                },
             },
-        });
+        );
         succeeded(up);
         assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=2 202"]);
         const cluster = await fixture.cluster().getCluster();
         assert.strictEqual(cluster.lastChange?.status, "COMPLETED");
         assert.ok((output(up, "changeId") as number) > foreign.changeId);
         assert.strictEqual(output(up, "replicationFactor"), 2);
-        assert.deepStrictEqual(layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
+        assert.deepStrictEqual(
+            layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id),
+            [0, 1, 2, 3],
+        );
     });
 
     it("a scale request whose answer is lost after the cluster accepted it is not sent again: up finds and waits for the change", async () => {
@@ -203,13 +243,20 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         fixture.emulator.control.addFault({ interface: "management", method: "POST", query: { dryRun: null }, count: 1, status: 504, afterProcessing: true });
         const run = await fixture.run("up", { brokerCount: 4 });
         succeeded(run);
-        assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 504"], "the request was sent again, or its answer was not lost");
+        assert.deepStrictEqual(
+            mutating(run.requests).map(requestLine),
+            ["POST /actuator/cluster/brokers?replicationFactor=3 504"],
+            "the request was sent again, or its answer was not lost",
+        );
         assert.ok(printed(run, "the request may or may not have been accepted"), run.result.stdout);
         const cluster = await fixture.cluster().getCluster();
         assert.strictEqual(output(run, "changeId"), cluster.lastChange?.id);
         assert.strictEqual(output<ChangeRecord>(run, "lastChange").status, "COMPLETED");
         assert.ok(output<unknown[]>(run, "plannedChanges").length > 0, "the plan of the accepted change is recorded");
-        assert.deepStrictEqual(layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
+        assert.deepStrictEqual(
+            layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id),
+            [0, 1, 2, 3],
+        );
     });
 
     it("a management API that cannot be reached during the first preview: one line, no failure", async () => {
@@ -219,6 +266,9 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         succeeded(run);
         assert.deepStrictEqual(run.hostLines.length, 1, run.hostLines.join("\n"));
         assert.match(run.hostLines[0], /ClusterScale "cluster": the plan could not be computed: cannot reach the management API \(.*ECONNREFUSED/);
-        assert.ok(run.result.steps.some((step) => step.name === "cluster" && step.op === "create"), run.result.stdout);
+        assert.ok(
+            run.result.steps.some((step) => step.name === "cluster" && step.op === "create"),
+            run.result.stdout,
+        );
     });
 });

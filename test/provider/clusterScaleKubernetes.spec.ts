@@ -49,8 +49,14 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
         const up = await fixture.run("up", args, { config: NO_URL });
         succeeded(up);
         assert.deepStrictEqual(mutating(up.requests).length, 1);
-        assert.ok(apiServer.proxied.some((line) => line === "POST /actuator/cluster/brokers?replicationFactor=3"), apiServer.proxied.join("\n"));
-        assert.ok(apiServer.proxied.some((line) => line.startsWith("GET /v2/topology")), "the gateway was not reached through the route");
+        assert.ok(
+            apiServer.proxied.some((line) => line === "POST /actuator/cluster/brokers?replicationFactor=3"),
+            apiServer.proxied.join("\n"),
+        );
+        assert.ok(
+            apiServer.proxied.some((line) => line.startsWith("GET /v2/topology")),
+            "the gateway was not reached through the route",
+        );
         assert.strictEqual(output(up, "partitionCount"), 3);
         assert.match(up.resource!.id ?? "", /^kubernetes:\/\/camunda\/platform-gateway:9600\/actuator\/cluster$/);
         assert.ok(isSecret(up.resource!.outputs.kubernetes), "the kubernetes output is not a secret");
@@ -59,29 +65,51 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
         succeeded(await fixture.run("refresh", args, { config: NO_URL }));
         const again = await fixture.run("preview", args, { config: NO_URL });
         succeeded(again);
-        assert.ok(again.result.steps.some((step) => step.name === "cluster" && step.op === "same"), again.result.stdout);
+        assert.ok(
+            again.result.steps.some((step) => step.name === "cluster" && step.op === "same"),
+            again.result.stdout,
+        );
     });
 
     it("a certificate user from KUBECONFIG, with a context named; and the kubeconfig from stack config kubernetes:kubeconfig", async () => {
         const file = path.join(path.dirname(tls.caFile), "kubeconfig");
-        fs.writeFileSync(file, kubeconfigYaml(apiServer.url, tls.caCertificate, { clientCertificate: tls.clientCertificate, clientKey: tls.clientKey }, "ci-context"), { mode: 0o600 });
+        fs.writeFileSync(
+            file,
+            kubeconfigYaml(apiServer.url, tls.caCertificate, { clientCertificate: tls.clientCertificate, clientKey: tls.clientKey }, "ci-context"),
+            { mode: 0o600 },
+        );
         const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ context: "ci-context" }) }, { config: NO_URL, env: { KUBECONFIG: file } });
         succeeded(up);
         assert.deepStrictEqual(mutating(up.requests).length, 1);
 
         apiServer.proxied.splice(0);
-        const fromConfig = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL, secrets: { "kubernetes:kubeconfig": tokenConfig() } });
+        const fromConfig = await fixture.run(
+            "preview",
+            { brokerCount: 4, kubernetes: route() },
+            { config: NO_URL, secrets: { "kubernetes:kubeconfig": tokenConfig() } },
+        );
         succeeded(fromConfig);
         assert.ok(printed(fromConfig, "settings changed (kubernetes)", "nothing will be sent"), fromConfig.result.stdout);
-        assert.ok(apiServer.proxied.some((line) => line.includes("dryRun=true")), "the dry run did not go through the API server");
+        assert.ok(
+            apiServer.proxied.some((line) => line.includes("dryRun=true")),
+            "the dry run did not go through the API server",
+        );
         assert.deepStrictEqual(mutating(fromConfig.requests), []);
     });
 
     it("the API server's refusals name the route and what to do: 401, 403 (services/proxy), and no endpoints", async () => {
-        const unknownToken = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig("not-known-token") }) }, { config: NO_URL });
+        const unknownToken = await fixture.run(
+            "preview",
+            { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig("not-known-token") }) },
+            { config: NO_URL },
+        );
         assert.match(failed(unknownToken), /property kubernetes .*the Kubernetes API server did not accept the kubeconfig's credentials \(401\)/);
 
-        const viewer = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig(KUBE_USERS.viewerToken) }) }, { config: NO_URL });
+        const viewer = await fixture.run(
+            "preview",
+            { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig(KUBE_USERS.viewerToken) }) },
+            { config: NO_URL },
+        );
         const forbidden = failed(viewer);
         assert.match(forbidden, /needs the verbs get, create and patch on services\/proxy in the namespace/);
         assert.match(forbidden, /User "viewer" cannot create resource "services\/proxy"/);
@@ -89,7 +117,11 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
         apiServer.endpointsReady = false;
         const down = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig() }) }, { config: NO_URL });
         succeeded(down);
-        assert.ok(printed(down, "cannot reach the management API", 'no endpoints available for service \\"platform-gateway\\"') || printed(down, "cannot reach the management API", 'no endpoints available for service "platform-gateway"'), down.result.stdout);
+        assert.ok(
+            printed(down, "cannot reach the management API", 'no endpoints available for service \\"platform-gateway\\"') ||
+                printed(down, "cannot reach the management API", 'no endpoints available for service "platform-gateway"'),
+            down.result.stdout,
+        );
     });
 
     it("switching from a URL to the Kubernetes route is a settings update that sends nothing", async () => {

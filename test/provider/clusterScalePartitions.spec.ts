@@ -85,7 +85,10 @@ describe("ClusterScale: partition count", function () {
             succeeded(up);
             assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
             assert.strictEqual(output(up, "partitionCount"), 6);
-            assert.deepStrictEqual(layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id), [0, 1, 2, 3]);
+            assert.deepStrictEqual(
+                layout(output<BrokerLayout[]>(up, "topology")).map((broker) => broker.id),
+                [0, 1, 2, 3],
+            );
         });
     });
 });

@@ -43,14 +43,25 @@ describe("ClusterScale through HTTPS with a private CA, client certificates and 
 
     it("HTTPS with a private CA: preview fails naming the untrusted certificate; with the CA as the tls input, up works and keeps tls as a secret", async () => {
         const untrusted = await fixture.run("preview", { managementUrl: front.url, brokerCount: 4 });
-        assert.match(failed(untrusted), /TLS handshake with 127\.0\.0\.1:\d+ failed \(.*\): the server's certificate is not trusted; give its CA as tls\.caCertificate/);
+        assert.match(
+            failed(untrusted),
+            /TLS handshake with 127\.0\.0\.1:\d+ failed \(.*\): the server's certificate is not trusted; give its CA as tls\.caCertificate/,
+        );
 
-        const up = await fixture.run("up", { managementUrl: front.url, brokerCount: 4 }, { secrets: { tls: JSON.stringify({ caCertificate: tls.caCertificate }) } });
+        const up = await fixture.run(
+            "up",
+            { managementUrl: front.url, brokerCount: 4 },
+            { secrets: { tls: JSON.stringify({ caCertificate: tls.caCertificate }) } },
+        );
         succeeded(up);
         assert.deepStrictEqual(mutating(up.requests).length, 1);
         assert.ok(front.forwarded > 0);
         assert.ok(isSecret(up.resource!.outputs.tls), "the tls output is not a secret");
-        const refresh = await fixture.run("refresh", { managementUrl: front.url, brokerCount: 4 }, { secrets: { tls: JSON.stringify({ caCertificate: tls.caCertificate }) } });
+        const refresh = await fixture.run(
+            "refresh",
+            { managementUrl: front.url, brokerCount: 4 },
+            { secrets: { tls: JSON.stringify({ caCertificate: tls.caCertificate }) } },
+        );
         succeeded(refresh);
     });
 
@@ -65,7 +76,9 @@ describe("ClusterScale through HTTPS with a private CA, client certificates and 
         const without = await fixture.run("preview", { managementUrl: mutualFront.url, brokerCount: 4 }, { env: { PLATFORM_TLS_CA_FILE: tls.caFile } });
         assert.ok(printed(without, "the plan could not be computed: cannot reach the management API"), without.result.stdout);
 
-        const withCertificate = { tls: JSON.stringify({ caCertificate: tls.caCertificate, clientCertificate: tls.clientCertificate, clientKey: tls.clientKey }) };
+        const withCertificate = {
+            tls: JSON.stringify({ caCertificate: tls.caCertificate, clientCertificate: tls.clientCertificate, clientKey: tls.clientKey }),
+        };
         const up = await fixture.run("up", { managementUrl: mutualFront.url, brokerCount: 4 }, { secrets: withCertificate });
         succeeded(up);
         assert.deepStrictEqual(mutating(up.requests).length, 1);
@@ -79,7 +92,10 @@ describe("ClusterScale through HTTPS with a private CA, client certificates and 
         succeeded(up);
         const target = fixture.emulator.managementUrl;
         assert.ok(proxy.seen.length >= 3, proxy.seen.map((entry) => entry.line).join("\n"));
-        assert.ok(proxy.seen.every((entry) => entry.line.includes(`${target}/actuator/cluster`)), proxy.seen.map((entry) => entry.line).join("\n"));
+        assert.ok(
+            proxy.seen.every((entry) => entry.line.includes(`${target}/actuator/cluster`)),
+            proxy.seen.map((entry) => entry.line).join("\n"),
+        );
         assert.ok(proxy.seen.some((entry) => entry.line.startsWith(`POST ${target}/actuator/cluster/brokers?`) && !entry.line.includes("dryRun")));
         assert.strictEqual(proxy.seen.length, up.requests.length, "a request bypassed the proxy");
 
@@ -92,22 +108,50 @@ describe("ClusterScale through HTTPS with a private CA, client certificates and 
         const env = { ...GRPC_DIRECT, HTTPS_PROXY: proxy.url, PLATFORM_TLS_CA_FILE: tls.caFile };
         const up = await fixture.run("up", { managementUrl: front.url, brokerCount: 4 }, { env });
         succeeded(up);
-        assert.ok(proxy.seen.length >= 1 && proxy.seen.every((entry) => entry.line === `CONNECT ${new URL(front.url).host}`), proxy.seen.map((entry) => entry.line).join("\n"));
+        assert.ok(
+            proxy.seen.length >= 1 && proxy.seen.every((entry) => entry.line === `CONNECT ${new URL(front.url).host}`),
+            proxy.seen.map((entry) => entry.line).join("\n"),
+        );
     });
 
     it("PLATFORM_LOG_LEVEL=debug: one line per request and per token, naming the resource, with no header value, token or secret; none by default", async () => {
-        const auth = { auth: JSON.stringify({ clientId: DEMO_CLIENT.clientId, clientSecret: DEMO_CLIENT.clientSecret, oauthUrl: fixture.emulator.authUrl, audience: DEMO_CLIENT.audience }) };
+        const auth = {
+            auth: JSON.stringify({
+                clientId: DEMO_CLIENT.clientId,
+                clientSecret: DEMO_CLIENT.clientSecret,
+                oauthUrl: fixture.emulator.authUrl,
+                audience: DEMO_CLIENT.audience,
+            }),
+        };
         // A token cache of its own, so that this run asks the issuer.
         const tokens = path.join(path.dirname(tls.caFile), "debug-tokens");
         const up = await fixture.run("up", { brokerCount: 4 }, { secrets: auth, env: { PLATFORM_LOG_LEVEL: "debug", PLATFORM_TOKEN_CACHE_DIR: tokens } });
         succeeded(up);
         const debug = up.hostLines.filter((line) => line.includes(": debug: "));
-        assert.ok(debug.every((line) => line.startsWith('ClusterScale "cluster": debug: ')), debug.join("\n"));
-        assert.ok(debug.some((line) => /debug: GET \/actuator\/cluster → 200 in \d+ ms$/.test(line)), debug.join("\n"));
-        assert.ok(debug.some((line) => /debug: POST \/actuator\/cluster\/brokers\?dryRun=true&replicationFactor=3 → 202 in \d+ ms$/.test(line)), debug.join("\n"));
-        assert.ok(debug.some((line) => /debug: POST \/actuator\/cluster\/brokers\?replicationFactor=3 → 202 in \d+ ms$/.test(line)), debug.join("\n"));
-        assert.ok(debug.some((line) => line.endsWith(`debug: token of client '${DEMO_CLIENT.clientId}' for audience '${DEMO_CLIENT.audience}' from the issuer`)), debug.join("\n"));
-        assert.ok(debug.some((line) => line.includes("from memory")), debug.join("\n"));
+        assert.ok(
+            debug.every((line) => line.startsWith('ClusterScale "cluster": debug: ')),
+            debug.join("\n"),
+        );
+        assert.ok(
+            debug.some((line) => /debug: GET \/actuator\/cluster → 200 in \d+ ms$/.test(line)),
+            debug.join("\n"),
+        );
+        assert.ok(
+            debug.some((line) => /debug: POST \/actuator\/cluster\/brokers\?dryRun=true&replicationFactor=3 → 202 in \d+ ms$/.test(line)),
+            debug.join("\n"),
+        );
+        assert.ok(
+            debug.some((line) => /debug: POST \/actuator\/cluster\/brokers\?replicationFactor=3 → 202 in \d+ ms$/.test(line)),
+            debug.join("\n"),
+        );
+        assert.ok(
+            debug.some((line) => line.endsWith(`debug: token of client '${DEMO_CLIENT.clientId}' for audience '${DEMO_CLIENT.audience}' from the issuer`)),
+            debug.join("\n"),
+        );
+        assert.ok(
+            debug.some((line) => line.includes("from memory")),
+            debug.join("\n"),
+        );
         const everything = `${up.result.stdout}\n${up.result.stderr}`;
         assert.ok(!everything.includes(DEMO_CLIENT.clientSecret) && !/eyJ[\w-]+\.[\w-]+/.test(everything), "a secret or a token was printed");
         assert.strictEqual(debug.filter((line) => / → \d+ in /.test(line)).length, up.requests.length + 1, "one line per request (the token request included)");

@@ -32,7 +32,9 @@ describe("ClusterScale: the serialized provider", function () {
         const serialized = await pulumi.runtime.serializeFunction(() => clusterScaleProvider, { allowSecrets: true });
         assert.strictEqual(serialized.containsSecrets, false);
         const provider = requireFromString(serialized.text).handler();
-        await provider.configure!({ config: { get: (key: string) => (key === "platform:managementUrl" ? emulator.managementUrl : undefined), require: () => "" } });
+        await provider.configure!({
+            config: { get: (key: string) => (key === "platform:managementUrl" ? emulator.managementUrl : undefined), require: () => "" },
+        });
 
         const checked = await provider.check!({}, { resourceName: "serialized", brokerCount: 4, __provider: serialized.text });
         assert.deepStrictEqual(checked.failures, undefined);
@@ -46,7 +48,10 @@ describe("ClusterScale: the serialized provider", function () {
         assert.strictEqual(created.outs.auth, undefined);
         const mutating = emulator.control.requests().filter((entry) => entry.method !== "GET" && entry.query.dryRun !== "true");
         assert.strictEqual(mutating.length, 1);
-        assert.ok(printed.some((line) => line.includes('ClusterScale "serialized": change 2 completed: 4 brokers')), printed.join("\n"));
+        assert.ok(
+            printed.some((line) => line.includes('ClusterScale "serialized": change 2 completed: 4 brokers')),
+            printed.join("\n"),
+        );
     });
 
     it("the provider kept by a partial failure loads, refreshes to the recorded layout and deletes nothing", async () => {
@@ -54,7 +59,10 @@ describe("ClusterScale: the serialized provider", function () {
         const props = { resourceName: "kept", changeId: 7, topology: [] };
         assert.deepStrictEqual(await provider.read!("id", props), { id: "id", props });
         await provider.delete!("id", props);
-        assert.ok(printed.every((line) => line.includes('ClusterScale "kept": change 7 had not completed when last applied; run up to resume')), printed.join("\n"));
+        assert.ok(
+            printed.every((line) => line.includes('ClusterScale "kept": change 7 had not completed when last applied; run up to resume')),
+            printed.join("\n"),
+        );
         assert.match(printed[1], /removed from the stack only, nothing is sent to the cluster/);
     });
 });

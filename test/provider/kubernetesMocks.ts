@@ -54,7 +54,14 @@ export class KubernetesMocks {
         const monitor = pulumi.runtime.getMonitor() as unknown as MockMonitorHooks;
         const registerResource = monitor.registerResource.bind(monitor);
         monitor.registerResource = (request, callback) => {
-            this.record("register", request.getType(), request.getName(), request.getDependenciesList(), request.getProvider(), request.getRetainondelete() ?? false);
+            this.record(
+                "register",
+                request.getType(),
+                request.getName(),
+                request.getDependenciesList(),
+                request.getProvider(),
+                request.getRetainondelete() ?? false,
+            );
             return registerResource(request, callback);
         };
         const readResource = monitor.readResource.bind(monitor);

@@ -118,7 +118,10 @@ describe("BrokerStatefulSetScaling (Pulumi mocks)", () => {
 
     it("patches take .spec.replicas of the named StatefulSet over and are kept on delete", async () => {
         const { grow, shrink } = await deployed(scaling("owned", 3, { brokerCount: 4 }));
-        for (const [step, patch] of [["grow", grow], ["shrink", shrink]] as const) {
+        for (const [step, patch] of [
+            ["grow", grow],
+            ["shrink", shrink],
+        ] as const) {
             assert.deepStrictEqual(patch.metadata, { namespace: "camunda", name: "owned-zeebe", annotations: { "pulumi.com/patchForce": "true" } }, step);
             assert.deepStrictEqual(Object.keys(patch.spec), ["replicas"], `${step} sets nothing but the replica count`);
             const registration = mocks.registration(`owned-${step}`);
@@ -135,7 +138,10 @@ describe("BrokerStatefulSetScaling (Pulumi mocks)", () => {
         await deployed(scaling("via-provider", 3, { brokerCount: 3 }, { provider }));
 
         for (const name of ["via-provider-current", "via-provider-grow", "via-provider-shrink"]) {
-            assert.ok(mocks.registration(name).provider.startsWith(`${providerUrn}::`), `${name} uses the given provider: ${mocks.registration(name).provider}`);
+            assert.ok(
+                mocks.registration(name).provider.startsWith(`${providerUrn}::`),
+                `${name} uses the given provider: ${mocks.registration(name).provider}`,
+            );
         }
         assert.ok(!mocks.registration("via-provider-layout").provider.startsWith(providerUrn), "the ClusterScale keeps its own provider");
     });

@@ -47,11 +47,19 @@ export function concurrency(lab: Lab): Section {
                         started = true;
                         const [first, second] = firstAndWaiting(a, b) ? [a, b] : [b, a];
                         emulator.control.startBroker(first.added);
-                        void ended.get(first)!.finally(() => emulator.control.startBroker(second.added)).catch(() => undefined);
+                        void ended
+                            .get(first)!
+                            .finally(() => emulator.control.startBroker(second.added))
+                            .catch(() => undefined);
                     }
                 };
                 for (const writer of writers) {
-                    const run = lab.run(emulator, writer.stack, { command: "up", scale: { brokers: writer.brokers }, clearLog: false, onLine: (line) => observe(writer, line) });
+                    const run = lab.run(emulator, writer.stack, {
+                        command: "up",
+                        scale: { brokers: writer.brokers },
+                        clearLog: false,
+                        onLine: (line) => observe(writer, line),
+                    });
                     ended.set(writer, run);
                 }
                 const runs = await Promise.all(writers.map((writer) => ended.get(writer) as Promise<LabRun>));
@@ -61,13 +69,19 @@ export function concurrency(lab: Lab): Section {
                 const [first, second] = writers[0].waitedFor === undefined ? [writers[0], writers[1]] : [writers[1], writers[0]];
                 const [firstRun, secondRun] = first === writers[0] ? runs : [runs[1], runs[0]];
                 assert.strictEqual(second.waitedFor, first.sent, "the second run did not wait for the first one's change");
-                assert.ok(secondRun.hostLines.some((line) => line.includes(`change ${first.sent} `)), "the second run did not name the pending change");
+                assert.ok(
+                    secondRun.hostLines.some((line) => line.includes(`change ${first.sent} `)),
+                    "the second run did not name the pending change",
+                );
 
                 // A request sent while the other change ran is refused with 409 and changes nothing; the second run then waits.
                 const sent = scaleRequests(emulator.control.requests());
                 const accepted = sent.filter((entry) => entry.status === 202);
                 assert.strictEqual(accepted.length, 2, `not exactly one accepted scale request per stack: ${sent.map(requestLine).join(", ")}`);
-                assert.ok(sent.every((entry) => entry.status === 202 || entry.status === 409), sent.map(requestLine).join(", "));
+                assert.ok(
+                    sent.every((entry) => entry.status === 202 || entry.status === 409),
+                    sent.map(requestLine).join(", "),
+                );
                 const live = await cluster(emulator).getCluster();
                 assert.strictEqual(live.lastChange?.status, "COMPLETED");
                 assert.strictEqual(live.lastChange?.id, second.sent, "the last change is not the second writer's");

@@ -43,17 +43,25 @@ export function interruptedApply(lab: Lab): Section {
                     scale: { brokerCount: 4 },
                     // The broker starts only once this up waits for the change, so the resumed wait is observed, not raced.
                     onLine: (line) => {
-                        if (line.includes(`change ${changeId} (started outside this resource, or by an interrupted run) is in progress`)) emulator.control.startBroker(3);
+                        if (line.includes(`change ${changeId} (started outside this resource, or by an interrupted run) is in progress`))
+                            emulator.control.startBroker(3);
                     },
                 });
                 succeeded(resumed);
                 // The run was killed inside create: the resource never reached the state, only the engine's note that it was being created.
                 assert.strictEqual(resourceOf(killed), undefined);
                 assert.match(resumed.result.stderr + resumed.result.stdout, /was interrupted while creating/);
-                assert.ok(printed(resumed, `change ${changeId} (started outside this resource, or by an interrupted run) is in progress; waiting for it`), resumed.result.stdout);
+                assert.ok(
+                    printed(resumed, `change ${changeId} (started outside this resource, or by an interrupted run) is in progress; waiting for it`),
+                    resumed.result.stdout,
+                );
                 assert.deepStrictEqual(scaleRequests(resumed.requests).map(requestLine), [], "a second scale request was sent");
                 assert.strictEqual(resourceOf(resumed)!.outputs.changeId, changeId, "the state records another change");
-                assert.strictEqual((resourceOf(resumed)!.outputs.plannedChanges as unknown[]).length, operations, "the plan of the resumed change is not recorded");
+                assert.strictEqual(
+                    (resourceOf(resumed)!.outputs.plannedChanges as unknown[]).length,
+                    operations,
+                    "the plan of the resumed change is not recorded",
+                );
                 await completedAsRecorded(emulator, { ...resumed, requests: [...killed.requests, ...resumed.requests] }, [0, 1, 2, 3]);
             },
         },

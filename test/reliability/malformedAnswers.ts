@@ -48,7 +48,10 @@ export function malformedAnswers(lab: Lab): Section {
             const run = await lab.run(emulator, lab.stack("dry run html 502"), { command: "preview", scale: { brokerCount: 4 } });
             succeeded(run);
             assert.ok(printed(run, "the plan could not be computed: cannot reach the management API"), run.result.stdout);
-            assert.ok(run.hostLines.every((line) => !line.includes("<html")), "the page was printed");
+            assert.ok(
+                run.hostLines.every((line) => !line.includes("<html")),
+                "the page was printed",
+            );
             assert.deepStrictEqual(mutating(run.requests), []);
         },
     });
@@ -60,7 +63,10 @@ export function malformedAnswers(lab: Lab): Section {
             emulator.control.addFault({ interface: "management", method: "GET", count: 1, status: 200, body: HTML_PAGE, contentType: "text/html" });
             const run = await lab.run(emulator, lab.stack("html instead of cluster"), { command: "up", scale: { brokerCount: 3, replicationFactor: 2 } });
             const errors = failed(run);
-            assert.match(errors, new RegExp(`ClusterScale "cluster": cannot read the cluster: GET ${CLUSTER_PATH}, status 200: .*not valid JSON.*\\. Nothing was sent\\.`));
+            assert.match(
+                errors,
+                new RegExp(`ClusterScale "cluster": cannot read the cluster: GET ${CLUSTER_PATH}, status 200: .*not valid JSON.*\\. Nothing was sent\\.`),
+            );
             assert.ok(!errors.includes("<html"), "the page was repeated in the error");
             assert.deepStrictEqual(mutating(run.requests), []);
         },
@@ -95,7 +101,14 @@ export function malformedAnswers(lab: Lab): Section {
         run: async () => {
             const emulator = await freshEmulator();
             emulator.control.startBroker(3);
-            emulator.control.addFault({ interface: "management", method: "POST", query: { dryRun: null }, count: 1, afterProcessing: true, body: '{"changeId":2,"currentTopol' });
+            emulator.control.addFault({
+                interface: "management",
+                method: "POST",
+                query: { dryRun: null },
+                count: 1,
+                afterProcessing: true,
+                body: '{"changeId":2,"currentTopol',
+            });
             const run = await lab.run(emulator, lab.stack("scale answer cut short"), { command: "up", scale: { brokerCount: 4 } });
             succeeded(run);
             assert.ok(printed(run, "the request may or may not have been accepted"), run.result.stdout);
@@ -109,7 +122,14 @@ export function malformedAnswers(lab: Lab): Section {
         run: async () => {
             const emulator = await freshEmulator();
             // Broker 3 is stopped: the change stalls, so it is still running when the next up comes.
-            emulator.control.addFault({ interface: "management", method: "POST", query: { dryRun: null }, count: 1, afterProcessing: true, body: '{"changeId":2,"curr' });
+            emulator.control.addFault({
+                interface: "management",
+                method: "POST",
+                query: { dryRun: null },
+                count: 1,
+                afterProcessing: true,
+                body: '{"changeId":2,"curr',
+            });
             // The first GET (before planning) is answered as usual (a fault of no delay); the one after the scale request is a page.
             emulator.control.addFault({ interface: "management", method: "GET", count: 1, delayMs: 0 });
             emulator.control.addFault({ interface: "management", method: "GET", count: 1, status: 200, body: HTML_PAGE, contentType: "text/html" });
@@ -146,9 +166,25 @@ export function malformedAnswers(lab: Lab): Section {
                 onLine: (line) => {
                     if (injected === undefined && / change \d+ accepted /.test(line)) {
                         injected = (async () => {
-                            emulator.control.addFault({ interface: "management", method: "GET", count: 2, status: 200, body: '{"version":2,"brokers":[{"id":0' });
-                            emulator.control.addFault({ interface: "management", method: "GET", count: 1, status: 200, body: HTML_PAGE, contentType: "text/html" });
-                            await until(() => ((emulator.control.state() as { faults: unknown[] }).faults.length === 0 ? true : undefined), () => ended);
+                            emulator.control.addFault({
+                                interface: "management",
+                                method: "GET",
+                                count: 2,
+                                status: 200,
+                                body: '{"version":2,"brokers":[{"id":0',
+                            });
+                            emulator.control.addFault({
+                                interface: "management",
+                                method: "GET",
+                                count: 1,
+                                status: 200,
+                                body: HTML_PAGE,
+                                contentType: "text/html",
+                            });
+                            await until(
+                                () => ((emulator.control.state() as { faults: unknown[] }).faults.length === 0 ? true : undefined),
+                                () => ended,
+                            );
                             emulator.control.startBroker(3);
                         })();
                         injected.catch(() => undefined);
@@ -159,7 +195,10 @@ export function malformedAnswers(lab: Lab): Section {
             succeeded(run);
             await injected;
             assert.ok(printed(run, "failed (", "still waiting for it"), run.result.stdout);
-            assert.ok(run.hostLines.every((line) => !line.includes("<html")), "the page was printed");
+            assert.ok(
+                run.hostLines.every((line) => !line.includes("<html")),
+                "the page was printed",
+            );
             await completedAsRecorded(emulator, run, [0, 1, 2, 3]);
         },
     });

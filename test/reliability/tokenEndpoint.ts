@@ -10,7 +10,11 @@ const TOKEN_INTERVAL_MS = 1_000;
 
 export function tokenEndpoint(lab: Lab): Section {
     const emulatorOnce = once(() => lab.emulator());
-    const admin = (emulator: RunningEmulator): Record<string, unknown> => ({ clientId: CLIENT.clientId, oauthUrl: emulator.authUrl, baseUrl: emulator.baseUrl });
+    const admin = (emulator: RunningEmulator): Record<string, unknown> => ({
+        clientId: CLIENT.clientId,
+        oauthUrl: emulator.authUrl,
+        baseUrl: emulator.baseUrl,
+    });
     const scenarios: Scenario[] = [];
 
     scenarios.push({
@@ -19,12 +23,23 @@ export function tokenEndpoint(lab: Lab): Section {
             const emulator = await emulatorOnce();
             emulator.control.reset({ rateLimitBlockSeconds: 0 });
             emulator.control.addFault({ interface: "auth", count: 3, status: 429 });
-            const run = await lab.run(emulator, lab.stack("429 storm"), { command: "up", admin: admin(emulator), adminCount: 3, adminSecret: CLIENT.clientSecret });
+            const run = await lab.run(emulator, lab.stack("429 storm"), {
+                command: "up",
+                admin: admin(emulator),
+                adminCount: 3,
+                adminSecret: CLIENT.clientSecret,
+            });
             succeeded(run);
             const tokens = tokenRequests(run.requests);
-            assert.deepStrictEqual(tokens.map((entry) => entry.status), [429, 429, 429, 200]);
+            assert.deepStrictEqual(
+                tokens.map((entry) => entry.status),
+                [429, 429, 429, 200],
+            );
             assertSpaced(tokens);
-            assert.deepStrictEqual(memberRequests(run.requests).map((entry) => entry.status), [200, 200, 200]);
+            assert.deepStrictEqual(
+                memberRequests(run.requests).map((entry) => entry.status),
+                [200, 200, 200],
+            );
         },
     });
 
@@ -39,13 +54,21 @@ export function tokenEndpoint(lab: Lab): Section {
             emulator.control.addFault({ interface: "auth", count: 1, delayMs: 3_000 });
             let ended = false;
             const provoked = (async () => {
-                await until(() => ((emulator.control.state() as { faults: unknown[] }).faults.length === 0 ? true : undefined), () => ended);
+                await until(
+                    () => ((emulator.control.state() as { faults: unknown[] }).faults.length === 0 ? true : undefined),
+                    () => ended,
+                );
                 const logged = tokenRequests(emulator.control.requests()).length;
                 const statuses = [await requestToken(emulator, lab), await requestToken(emulator, lab)];
                 return { logged, statuses };
             })();
             provoked.catch(() => undefined);
-            const run = await lab.run(emulator, lab.stack("block period"), { command: "up", admin: admin(emulator), adminCount: 2, adminSecret: CLIENT.clientSecret });
+            const run = await lab.run(emulator, lab.stack("block period"), {
+                command: "up",
+                admin: admin(emulator),
+                adminCount: 2,
+                adminSecret: CLIENT.clientSecret,
+            });
             ended = true;
             const { logged, statuses } = await provoked;
             assert.deepStrictEqual(statuses, [200, 429], "the test could not make the issuer block the address");
@@ -54,13 +77,23 @@ export function tokenEndpoint(lab: Lab): Section {
             // The test's own two requests were logged as they were answered, while the run's first one was held.
             const all = tokenRequests(run.requests);
             const provoking = all.slice(logged, logged + 2);
-            assert.deepStrictEqual(provoking.map((entry) => entry.status), [200, 429]);
+            assert.deepStrictEqual(
+                provoking.map((entry) => entry.status),
+                [200, 429],
+            );
             const blockedUntil = Date.parse(provoking[1].at) + blockSeconds * 1000;
             const runs = [...all.slice(0, logged), ...all.slice(logged + 2)];
-            assert.deepStrictEqual(runs.map((entry) => entry.status), [429, 200], all.map(requestLine).join(", "));
+            assert.deepStrictEqual(
+                runs.map((entry) => entry.status),
+                [429, 200],
+                all.map(requestLine).join(", "),
+            );
             assertSpaced(runs);
             assert.ok(Date.parse(runs[1].at) >= blockedUntil, "the run asked again before the block ended");
-            assert.deepStrictEqual(memberRequests(run.requests).map((entry) => entry.status), [200, 200]);
+            assert.deepStrictEqual(
+                memberRequests(run.requests).map((entry) => entry.status),
+                [200, 200],
+            );
         },
     });
 
@@ -71,9 +104,17 @@ export function tokenEndpoint(lab: Lab): Section {
             emulator.control.reset({ rateLimitBlockSeconds: 10 });
             const wrong = `${CLIENT.clientSecret}-rotated-away`;
             lab.ledger.addSecret("rejected client secret", wrong);
-            const run = await lab.run(emulator, lab.stack("bad credentials x50"), { command: "up", admin: admin(emulator), adminCount: 50, adminSecret: wrong });
+            const run = await lab.run(emulator, lab.stack("bad credentials x50"), {
+                command: "up",
+                admin: admin(emulator),
+                adminCount: 50,
+                adminSecret: wrong,
+            });
             const errors = failed(run);
-            assert.deepStrictEqual(tokenRequests(run.requests).map((entry) => entry.status), [401]);
+            assert.deepStrictEqual(
+                tokenRequests(run.requests).map((entry) => entry.status),
+                [401],
+            );
             assert.deepStrictEqual(memberRequests(run.requests), []);
             assert.match(errors, new RegExp(`The token issuer ${escape(emulator.authUrl)} rejected the credentials of client '${CLIENT.clientId}'`));
             assert.ok(!Object.keys(run.result.state.resources).includes(adminUrn(0)), "a failed AdminClient is in the state");
@@ -99,7 +140,12 @@ async function requestToken(emulator: RunningEmulator, lab: Lab): Promise<number
     const response = await fetch(emulator.authUrl, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "client_credentials", audience: CLIENT.audience, client_id: CLIENT.clientId, client_secret: CLIENT.clientSecret }),
+        body: new URLSearchParams({
+            grant_type: "client_credentials",
+            audience: CLIENT.audience,
+            client_id: CLIENT.clientId,
+            client_secret: CLIENT.clientSecret,
+        }),
     });
     const body = (await response.json()) as { access_token?: unknown };
     if (typeof body.access_token === "string") lab.ledger.addToken(body.access_token);

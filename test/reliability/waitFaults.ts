@@ -104,7 +104,10 @@ export async function completedAsRecorded(emulator: RunningEmulator, run: LabRun
     assert.strictEqual(live.lastChange?.status, "COMPLETED");
     assert.strictEqual(outputs.changeId, live.lastChange?.id, "the state records another change than the one the cluster completed");
     assert.deepStrictEqual((outputs.lastChange as { status: string }).status, "COMPLETED");
-    assert.deepStrictEqual(live.brokers.map((broker) => broker.id).sort((a, b) => a - b), brokers);
+    assert.deepStrictEqual(
+        live.brokers.map((broker) => broker.id).sort((a, b) => a - b),
+        brokers,
+    );
     assert.strictEqual(resourceOf(run)!.initErrors, undefined);
 }
 

@@ -10,203 +10,214 @@ import { TokenClient } from "../../sdk/tokenClient";
 import { DEMO, rejection, requestsTo, startBrokers, useEmulator } from "./support";
 
 describe("sdk cluster client", () => {
-  const emulator = useEmulator();
-  const cluster = (): ClusterClient => new ClusterClient({ managementUrl: emulator().managementUrl });
-  const gateway = (): GatewayClient => new GatewayClient({ gatewayUrl: emulator().gatewayUrl });
-  const mutations = () => requestsTo(emulator(), "management").filter((entry) => entry.method !== "GET");
+    const emulator = useEmulator();
+    const cluster = (): ClusterClient => new ClusterClient({ managementUrl: emulator().managementUrl });
+    const gateway = (): GatewayClient => new GatewayClient({ gatewayUrl: emulator().gatewayUrl });
+    const mutations = () => requestsTo(emulator(), "management").filter((entry) => entry.method !== "GET");
 
-  it("getCluster: the round-robin layout at version 1, no change yet", async () => {
-    const state = await cluster().getCluster();
-    assert.equal(state.version, 1);
-    assert.deepEqual(
-      [...state.brokers].sort((a, b) => a.id - b.id).map((broker) => [broker.id, broker.partitions.map((p) => `${p.id}=${p.priority}`).sort().join(" ")]),
-      [
-        [0, "1=3 2=1 3=2"],
-        [1, "1=2 2=3 3=1"],
-        [2, "1=1 2=2 3=3"],
-      ],
-    );
-    assert.equal(state.brokers[0].lastUpdatedAt.epochMs, null, "never-updated brokers carry the sentinel");
-    assert.equal(state.lastChange, undefined);
-    assert.equal(state.pendingChange, undefined);
-  });
-
-  describe("scaleBrokers", () => {
-    it("posts the ids as JSON numbers and returns the plan; the change starts", async () => {
-      // Broker 3 is not running yet: the change waits at its BROKER_ADD, so it is still pending below.
-      const plan = await cluster().scaleBrokers([0, 1, 2, 3]);
-      assert.equal(plan.changeId, 2);
-      assert.deepEqual(plan.plannedChanges[0], { operation: "BROKER_ADD", brokerId: 3, brokers: [] });
-      assert.ok(plan.expectedTopology.some((broker) => broker.id === 3 && broker.partitions.length > 0));
-      assert.equal(plan.currentTopology.length, 3);
-      const [post] = mutations();
-      assert.equal(post.path, "/actuator/cluster/brokers");
-      assert.deepEqual(post.body, [0, 1, 2, 3]);
-      assert.deepEqual(post.query, {});
-      assert.equal((await cluster().getCluster()).pendingChange?.id, 2);
+    it("getCluster: the round-robin layout at version 1, no change yet", async () => {
+        const state = await cluster().getCluster();
+        assert.equal(state.version, 1);
+        assert.deepEqual(
+            [...state.brokers]
+                .sort((a, b) => a.id - b.id)
+                .map((broker) => [
+                    broker.id,
+                    broker.partitions
+                        .map((p) => `${p.id}=${p.priority}`)
+                        .sort()
+                        .join(" "),
+                ]),
+            [
+                [0, "1=3 2=1 3=2"],
+                [1, "1=2 2=3 3=1"],
+                [2, "1=1 2=2 3=3"],
+            ],
+        );
+        assert.equal(state.brokers[0].lastUpdatedAt.epochMs, null, "never-updated brokers carry the sentinel");
+        assert.equal(state.lastChange, undefined);
+        assert.equal(state.pendingChange, undefined);
     });
 
-    it("dryRun and replicationFactor go in the query; a dry run starts nothing", async () => {
-      const plan = await cluster().scaleBrokers([0, 1, 2], { dryRun: true, replicationFactor: 2 });
-      assert.equal(plan.changeId, 2);
-      assert.ok(plan.plannedChanges.every((op) => op.operation === "PARTITION_LEAVE" || op.operation === "PARTITION_RECONFIGURE_PRIORITY"));
-      assert.deepEqual(mutations()[0].query, { dryRun: "true", replicationFactor: "2" });
-      assert.equal((await cluster().getCluster()).pendingChange, undefined);
+    describe("scaleBrokers", () => {
+        it("posts the ids as JSON numbers and returns the plan; the change starts", async () => {
+            // Broker 3 is not running yet: the change waits at its BROKER_ADD, so it is still pending below.
+            const plan = await cluster().scaleBrokers([0, 1, 2, 3]);
+            assert.equal(plan.changeId, 2);
+            assert.deepEqual(plan.plannedChanges[0], { operation: "BROKER_ADD", brokerId: 3, brokers: [] });
+            assert.ok(plan.expectedTopology.some((broker) => broker.id === 3 && broker.partitions.length > 0));
+            assert.equal(plan.currentTopology.length, 3);
+            const [post] = mutations();
+            assert.equal(post.path, "/actuator/cluster/brokers");
+            assert.deepEqual(post.body, [0, 1, 2, 3]);
+            assert.deepEqual(post.query, {});
+            assert.equal((await cluster().getCluster()).pendingChange?.id, 2);
+        });
+
+        it("dryRun and replicationFactor go in the query; a dry run starts nothing", async () => {
+            const plan = await cluster().scaleBrokers([0, 1, 2], { dryRun: true, replicationFactor: 2 });
+            assert.equal(plan.changeId, 2);
+            assert.ok(plan.plannedChanges.every((op) => op.operation === "PARTITION_LEAVE" || op.operation === "PARTITION_RECONFIGURE_PRIORITY"));
+            assert.deepEqual(mutations()[0].query, { dryRun: "true", replicationFactor: "2" });
+            assert.equal((await cluster().getCluster()).pendingChange, undefined);
+        });
+
+        it("force removes unreachable brokers without redistribution", async () => {
+            emulator().control.stopBroker(2);
+            const plan = await cluster().scaleBrokers([0, 1], { force: true, dryRun: true });
+            assert.deepEqual(mutations()[0].query, { dryRun: "true", force: "true" });
+            assert.deepEqual(
+                // The order of the retained ids is the server's set order: compare sorted.
+                plan.plannedChanges.map((op) => [op.operation, op.partitionId, [...op.brokers].sort()]),
+                [
+                    ["PARTITION_FORCE_RECONFIGURE", 1, [0, 1]],
+                    ["PARTITION_FORCE_RECONFIGURE", 2, [0, 1]],
+                    ["PARTITION_FORCE_RECONFIGURE", 3, [0, 1]],
+                    ["BROKER_REMOVE", undefined, [2]],
+                ],
+            );
+        });
+
+        it("an invalid plan is InvalidRequestError with the server's message", async () => {
+            const error = await rejection(cluster().scaleBrokers([0, 1]));
+            assert.ok(error instanceof InvalidRequestError);
+            assert.equal(error.serverMessage, "Number of brokers [2] is less than the replication factor [3]");
+            assert.deepEqual(error.request, { method: "POST", path: "/actuator/cluster/brokers" });
+        });
+
+        it("refuses ids that are not non-negative integers before sending anything", async () => {
+            for (const ids of [[-1], [1.5], [Number.NaN]]) {
+                const error = await rejection(cluster().scaleBrokers(ids));
+                assert.ok(error instanceof InvalidRequestError);
+                assert.equal(error.request, undefined);
+            }
+            assert.ok((await rejection(cluster().scaleBrokers([0, 1, 2], { replicationFactor: 0 }))) instanceof InvalidRequestError);
+            assert.equal(requestsTo(emulator(), "management").length, 0);
+        });
     });
 
-    it("force removes unreachable brokers without redistribution", async () => {
-      emulator().control.stopBroker(2);
-      const plan = await cluster().scaleBrokers([0, 1], { force: true, dryRun: true });
-      assert.deepEqual(mutations()[0].query, { dryRun: "true", force: "true" });
-      assert.deepEqual(
-        // The order of the retained ids is the server's set order: compare sorted.
-        plan.plannedChanges.map((op) => [op.operation, op.partitionId, [...op.brokers].sort()]),
-        [
-          ["PARTITION_FORCE_RECONFIGURE", 1, [0, 1]],
-          ["PARTITION_FORCE_RECONFIGURE", 2, [0, 1]],
-          ["PARTITION_FORCE_RECONFIGURE", 3, [0, 1]],
-          ["BROKER_REMOVE", undefined, [2]],
-        ],
-      );
+    describe("patchCluster", () => {
+        it("sends the patch body and the flags", async () => {
+            startBrokers(emulator(), [3, 4]);
+            const plan = await cluster().patchCluster({ brokers: { add: [3, 4] } }, { dryRun: true });
+            assert.equal(plan.changeId, 2);
+            assert.deepEqual(
+                plan.plannedChanges.slice(0, 2).map((op) => [op.operation, op.brokerId]),
+                [
+                    ["BROKER_ADD", 3],
+                    ["BROKER_ADD", 4],
+                ],
+            );
+            const [patch] = mutations();
+            assert.equal(patch.method, "PATCH");
+            assert.equal(patch.path, "/actuator/cluster");
+            assert.deepEqual(patch.body, { brokers: { add: [3, 4] } });
+            assert.deepEqual(patch.query, { dryRun: "true" });
+        });
+
+        it("partition scaling: planned when the brokers' switch is on, a 500 ServerError when off", async () => {
+            const off = await rejection(cluster().patchCluster({ partitions: { count: 4 } }, { dryRun: true }));
+            assert.ok(off instanceof ServerError);
+            assert.equal(off.status, 500);
+            assert.match(off.serverMessage ?? "", /Partition scaling is not enabled/);
+
+            emulator().control.reset({ opMs: 10, partitionScaling: true });
+            const plan = await cluster().patchCluster({ partitions: { count: 4 } }, { dryRun: true });
+            const operations = plan.plannedChanges.map((op) => op.operation);
+            assert.ok(operations.includes("START_PARTITION_SCALE_UP"));
+            assert.ok(operations.includes("PARTITION_BOOTSTRAP"));
+        });
+
+        it("a server without PATCH answers 405: UnexpectedStatusError", async () => {
+            emulator().control.updateSettings({ patchSupported: false });
+            const error = await rejection(cluster().patchCluster({ brokers: { add: [3] } }));
+            assert.ok(error instanceof UnexpectedStatusError);
+            assert.equal(error.status, 405);
+        });
+
+        it("refuses invalid counts before sending anything", async () => {
+            assert.ok((await rejection(cluster().patchCluster({ brokers: { count: 0 } }))) instanceof InvalidRequestError);
+            assert.ok((await rejection(cluster().patchCluster({ partitions: { count: 2.5 } }))) instanceof InvalidRequestError);
+            assert.equal(requestsTo(emulator(), "management").length, 0);
+        });
     });
 
-    it("an invalid plan is InvalidRequestError with the server's message", async () => {
-      const error = await rejection(cluster().scaleBrokers([0, 1]));
-      assert.ok(error instanceof InvalidRequestError);
-      assert.equal(error.serverMessage, "Number of brokers [2] is less than the replication factor [3]");
-      assert.deepEqual(error.request, { method: "POST", path: "/actuator/cluster/brokers" });
+    describe("conflicts and cancellation", () => {
+        it("409 is ConflictError carrying the pending change's id", async () => {
+            // Broker 3 is not running: the change waits at BROKER_ADD.
+            const first = await cluster().scaleBrokers([0, 1, 2, 3]);
+            const error = await rejection(cluster().patchCluster({ partitions: { replicationFactor: 2 } }));
+            assert.ok(error instanceof ConflictError);
+            assert.equal(error.status, 409);
+            assert.equal(error.pendingChangeId, first.changeId);
+            assert.match(error.serverMessage ?? "", /Another configuration change/);
+            assert.match(error.message, /pending change 2/);
+            assert.equal(mutations().length, 2, "the refused request is not repeated");
+        });
+
+        it("cancelChange cancels the pending change and returns the cluster", async () => {
+            const plan = await cluster().scaleBrokers([0, 1, 2, 3]);
+            const state = await cluster().cancelChange(plan.changeId);
+            assert.equal(state.lastChange?.id, plan.changeId);
+            assert.equal(state.lastChange?.status, "CANCELLED");
+            assert.equal(state.pendingChange, undefined);
+            assert.equal(state.version, plan.changeId + 2);
+            assert.equal(mutations()[1].path, "/actuator/cluster/changes/2");
+        });
+
+        it("cancelling a change that is not pending is InvalidRequestError", async () => {
+            const error = await rejection(cluster().cancelChange(7));
+            assert.ok(error instanceof InvalidRequestError);
+            assert.match(error.serverMessage ?? "", /no change is in progress/);
+        });
     });
 
-    it("refuses ids that are not non-negative integers before sending anything", async () => {
-      for (const ids of [[-1], [1.5], [Number.NaN]]) {
-        const error = await rejection(cluster().scaleBrokers(ids));
-        assert.ok(error instanceof InvalidRequestError);
-        assert.equal(error.request, undefined);
-      }
-      assert.ok((await rejection(cluster().scaleBrokers([0, 1, 2], { replicationFactor: 0 }))) instanceof InvalidRequestError);
-      assert.equal(requestsTo(emulator(), "management").length, 0);
-    });
-  });
+    describe("configuration", () => {
+        it("serves a configurable base path", async () => {
+            const other = await startEmulator({ managementBasePath: "/orchestration/actuator/cluster", opMs: 10 });
+            try {
+                const client = new ClusterClient({ managementUrl: other.managementUrl, basePath: "orchestration/actuator/cluster/" });
+                assert.equal(client.basePath, "/orchestration/actuator/cluster");
+                assert.equal((await client.getCluster()).version, 1);
+                const wrong = await rejection(new ClusterClient({ managementUrl: other.managementUrl }).getCluster());
+                assert.ok(wrong instanceof UnexpectedStatusError);
+                assert.equal(wrong.status, 404);
+            } finally {
+                await other.close();
+            }
+        });
 
-  describe("patchCluster", () => {
-    it("sends the patch body and the flags", async () => {
-      startBrokers(emulator(), [3, 4]);
-      const plan = await cluster().patchCluster({ brokers: { add: [3, 4] } }, { dryRun: true });
-      assert.equal(plan.changeId, 2);
-      assert.deepEqual(
-        plan.plannedChanges.slice(0, 2).map((op) => [op.operation, op.brokerId]),
-        [
-          ["BROKER_ADD", 3],
-          ["BROKER_ADD", 4],
-        ],
-      );
-      const [patch] = mutations();
-      assert.equal(patch.method, "PATCH");
-      assert.equal(patch.path, "/actuator/cluster");
-      assert.deepEqual(patch.body, { brokers: { add: [3, 4] } });
-      assert.deepEqual(patch.query, { dryRun: "true" });
+        it("can authenticate with a bearer token from a token client (one token for every call)", async () => {
+            const tokenProvider = new TokenClient({ ...DEMO, authUrl: emulator().authUrl, diskCache: false, env: {} });
+            const client = new ClusterClient({ managementUrl: emulator().managementUrl, auth: { tokenProvider } });
+            const topology = new GatewayClient({ gatewayUrl: emulator().gatewayUrl, auth: { tokenProvider } });
+            await Promise.all([client.getCluster(), client.getCluster(), topology.getTopology()]);
+            assert.equal(requestsTo(emulator(), "auth").length, 1);
+            assert.equal(requestsTo(emulator(), "management").length, 2);
+        });
     });
 
-    it("partition scaling: planned when the brokers' switch is on, a 500 ServerError when off", async () => {
-      const off = await rejection(cluster().patchCluster({ partitions: { count: 4 } }, { dryRun: true }));
-      assert.ok(off instanceof ServerError);
-      assert.equal(off.status, 500);
-      assert.match(off.serverMessage ?? "", /Partition scaling is not enabled/);
+    describe("gateway topology", () => {
+        it("reports running brokers with partition roles, and lastCompletedChangeId once a change completed", async () => {
+            const fresh = await gateway().getTopology();
+            assert.equal(fresh.clusterSize, 3);
+            assert.equal(fresh.partitionsCount, 3);
+            assert.equal(fresh.replicationFactor, 3);
+            assert.equal(fresh.lastCompletedChangeId, null);
+            assert.deepEqual(
+                fresh.brokers.map((broker) => broker.nodeId),
+                [0, 1, 2],
+            );
+            assert.ok(fresh.brokers.every((broker) => broker.partitions.length === 3));
+            assert.equal(fresh.brokers.flatMap((broker) => broker.partitions).filter((p) => p.role === "leader").length, 3);
 
-      emulator().control.reset({ opMs: 10, partitionScaling: true });
-      const plan = await cluster().patchCluster({ partitions: { count: 4 } }, { dryRun: true });
-      const operations = plan.plannedChanges.map((op) => op.operation);
-      assert.ok(operations.includes("START_PARTITION_SCALE_UP"));
-      assert.ok(operations.includes("PARTITION_BOOTSTRAP"));
+            const plan = await cluster().patchCluster({ partitions: { replicationFactor: 2 } });
+            for (let i = 0; i < 200 && (await gateway().getTopology()).lastCompletedChangeId !== plan.changeId; i++) {
+                await new Promise((resolve) => setTimeout(resolve, 10));
+            }
+            const after = await gateway().getTopology();
+            assert.equal(after.lastCompletedChangeId, plan.changeId);
+            assert.equal(after.replicationFactor, 2);
+        });
     });
-
-    it("a server without PATCH answers 405: UnexpectedStatusError", async () => {
-      emulator().control.updateSettings({ patchSupported: false });
-      const error = await rejection(cluster().patchCluster({ brokers: { add: [3] } }));
-      assert.ok(error instanceof UnexpectedStatusError);
-      assert.equal(error.status, 405);
-    });
-
-    it("refuses invalid counts before sending anything", async () => {
-      assert.ok((await rejection(cluster().patchCluster({ brokers: { count: 0 } }))) instanceof InvalidRequestError);
-      assert.ok((await rejection(cluster().patchCluster({ partitions: { count: 2.5 } }))) instanceof InvalidRequestError);
-      assert.equal(requestsTo(emulator(), "management").length, 0);
-    });
-  });
-
-  describe("conflicts and cancellation", () => {
-    it("409 is ConflictError carrying the pending change's id", async () => {
-      // Broker 3 is not running: the change waits at BROKER_ADD.
-      const first = await cluster().scaleBrokers([0, 1, 2, 3]);
-      const error = await rejection(cluster().patchCluster({ partitions: { replicationFactor: 2 } }));
-      assert.ok(error instanceof ConflictError);
-      assert.equal(error.status, 409);
-      assert.equal(error.pendingChangeId, first.changeId);
-      assert.match(error.serverMessage ?? "", /Another configuration change/);
-      assert.match(error.message, /pending change 2/);
-      assert.equal(mutations().length, 2, "the refused request is not repeated");
-    });
-
-    it("cancelChange cancels the pending change and returns the cluster", async () => {
-      const plan = await cluster().scaleBrokers([0, 1, 2, 3]);
-      const state = await cluster().cancelChange(plan.changeId);
-      assert.equal(state.lastChange?.id, plan.changeId);
-      assert.equal(state.lastChange?.status, "CANCELLED");
-      assert.equal(state.pendingChange, undefined);
-      assert.equal(state.version, plan.changeId + 2);
-      assert.equal(mutations()[1].path, "/actuator/cluster/changes/2");
-    });
-
-    it("cancelling a change that is not pending is InvalidRequestError", async () => {
-      const error = await rejection(cluster().cancelChange(7));
-      assert.ok(error instanceof InvalidRequestError);
-      assert.match(error.serverMessage ?? "", /no change is in progress/);
-    });
-  });
-
-  describe("configuration", () => {
-    it("serves a configurable base path", async () => {
-      const other = await startEmulator({ managementBasePath: "/orchestration/actuator/cluster", opMs: 10 });
-      try {
-        const client = new ClusterClient({ managementUrl: other.managementUrl, basePath: "orchestration/actuator/cluster/" });
-        assert.equal(client.basePath, "/orchestration/actuator/cluster");
-        assert.equal((await client.getCluster()).version, 1);
-        const wrong = await rejection(new ClusterClient({ managementUrl: other.managementUrl }).getCluster());
-        assert.ok(wrong instanceof UnexpectedStatusError);
-        assert.equal(wrong.status, 404);
-      } finally {
-        await other.close();
-      }
-    });
-
-    it("can authenticate with a bearer token from a token client (one token for every call)", async () => {
-      const tokenProvider = new TokenClient({ ...DEMO, authUrl: emulator().authUrl, diskCache: false, env: {} });
-      const client = new ClusterClient({ managementUrl: emulator().managementUrl, auth: { tokenProvider } });
-      const topology = new GatewayClient({ gatewayUrl: emulator().gatewayUrl, auth: { tokenProvider } });
-      await Promise.all([client.getCluster(), client.getCluster(), topology.getTopology()]);
-      assert.equal(requestsTo(emulator(), "auth").length, 1);
-      assert.equal(requestsTo(emulator(), "management").length, 2);
-    });
-  });
-
-  describe("gateway topology", () => {
-    it("reports running brokers with partition roles, and lastCompletedChangeId once a change completed", async () => {
-      const fresh = await gateway().getTopology();
-      assert.equal(fresh.clusterSize, 3);
-      assert.equal(fresh.partitionsCount, 3);
-      assert.equal(fresh.replicationFactor, 3);
-      assert.equal(fresh.lastCompletedChangeId, null);
-      assert.deepEqual(fresh.brokers.map((broker) => broker.nodeId), [0, 1, 2]);
-      assert.ok(fresh.brokers.every((broker) => broker.partitions.length === 3));
-      assert.equal(fresh.brokers.flatMap((broker) => broker.partitions).filter((p) => p.role === "leader").length, 3);
-
-      const plan = await cluster().patchCluster({ partitions: { replicationFactor: 2 } });
-      for (let i = 0; i < 200 && (await gateway().getTopology()).lastCompletedChangeId !== plan.changeId; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      const after = await gateway().getTopology();
-      assert.equal(after.lastCompletedChangeId, plan.changeId);
-      assert.equal(after.replicationFactor, 2);
-    });
-  });
 });

@@ -11,70 +11,87 @@ import { type TlsMaterial, makeTlsMaterial } from "../support/tlsMaterial";
 import { rejection, useEmulator } from "./support";
 
 describe("sdk: the route through the Kubernetes API server's service proxy", function () {
-  this.timeout(30_000);
-  const emulator = useEmulator();
-  let tls: TlsMaterial;
-  let apiServer: KubeApiServer;
-  const TOKEN = KUBE_USERS.token;
+    this.timeout(30_000);
+    const emulator = useEmulator();
+    let tls: TlsMaterial;
+    let apiServer: KubeApiServer;
+    const TOKEN = KUBE_USERS.token;
 
-  before(async () => {
-    tls = makeTlsMaterial();
-    apiServer = apiServerStandIn(tls, emulator().managementUrl, emulator().gatewayUrl);
-    await apiServer.start();
-  });
-  after(async () => {
-    await apiServer?.stop();
-    tls?.remove();
-  });
-  beforeEach(() => {
-    apiServer.endpointsReady = true;
-  });
+    before(async () => {
+        tls = makeTlsMaterial();
+        apiServer = apiServerStandIn(tls, emulator().managementUrl, emulator().gatewayUrl);
+        await apiServer.start();
+    });
+    after(async () => {
+        await apiServer?.stop();
+        tls?.remove();
+    });
+    beforeEach(() => {
+        apiServer.endpointsReady = true;
+    });
 
-  const clusterThrough = async (kubeconfig: string, service = "platform-gateway", port = 9600) => {
-    const route = await resolveServiceRoute({ namespace: "camunda", service, port, kubeconfig });
-    return new ClusterClient({ managementUrl: route.baseUrl, connection: { ...route.connection, env: {} } });
-  };
+    const clusterThrough = async (kubeconfig: string, service = "platform-gateway", port = 9600) => {
+        const route = await resolveServiceRoute({ namespace: "camunda", service, port, kubeconfig });
+        return new ClusterClient({ managementUrl: route.baseUrl, connection: { ...route.connection, env: {} } });
+    };
 
-  it("a token user reads the cluster and plans a change through the proxy path; the token never reaches the backend", async () => {
-    const cluster = await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }));
-    assert.match(cluster.managementUrl, /\/api\/v1\/namespaces\/camunda\/services\/platform-gateway%3A9600\/proxy$/);
-    assert.equal((await cluster.getCluster()).version, 1);
-    const plan = await cluster.scaleBrokers([0, 1, 2], { dryRun: true, replicationFactor: 2 });
-    assert.ok(plan.plannedChanges.length > 0);
-    assert.ok(apiServer.proxied.includes("POST /actuator/cluster/brokers?dryRun=true&replicationFactor=2"), apiServer.proxied.join("\n"));
-  });
+    it("a token user reads the cluster and plans a change through the proxy path; the token never reaches the backend", async () => {
+        const cluster = await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }));
+        assert.match(cluster.managementUrl, /\/api\/v1\/namespaces\/camunda\/services\/platform-gateway%3A9600\/proxy$/);
+        assert.equal((await cluster.getCluster()).version, 1);
+        const plan = await cluster.scaleBrokers([0, 1, 2], { dryRun: true, replicationFactor: 2 });
+        assert.ok(plan.plannedChanges.length > 0);
+        assert.ok(apiServer.proxied.includes("POST /actuator/cluster/brokers?dryRun=true&replicationFactor=2"), apiServer.proxied.join("\n"));
+    });
 
-  it("a client-certificate user from a kubeconfig file works the same", async () => {
-    const { writeFileSync } = await import("node:fs");
-    const file = `${tls.caFile}.kubeconfig`;
-    writeFileSync(file, kubeconfigYaml(apiServer.url, tls.caCertificate, { clientCertificate: tls.clientCertificate, clientKey: tls.clientKey }), { mode: 0o600 });
-    assert.equal((await (await clusterThrough(file)).getCluster()).version, 1);
-  });
+    it("a client-certificate user from a kubeconfig file works the same", async () => {
+        const { writeFileSync } = await import("node:fs");
+        const file = `${tls.caFile}.kubeconfig`;
+        writeFileSync(file, kubeconfigYaml(apiServer.url, tls.caCertificate, { clientCertificate: tls.clientCertificate, clientKey: tls.clientKey }), {
+            mode: 0o600,
+        });
+        assert.equal((await (await clusterThrough(file)).getCluster()).version, 1);
+    });
 
-  it("the API server's refusals: 401 for an unknown token, 403 naming services/proxy, 404 for another service, 503 without endpoints", async () => {
-    const wrong = await rejection((await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: "not-a-known-token" }))).getCluster({ retry: false }));
-    assert.ok(wrong instanceof PlatformError && wrong.status === 401, String(wrong));
-    assert.equal(wrong.apiServerReason, "Unauthorized");
-    assert.ok(!wrong.message.includes("not-a-known-token"));
+    it("the API server's refusals: 401 for an unknown token, 403 naming services/proxy, 404 for another service, 503 without endpoints", async () => {
+        const wrong = await rejection(
+            (await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: "not-a-known-token" }))).getCluster({ retry: false }),
+        );
+        assert.ok(wrong instanceof PlatformError && wrong.status === 401, String(wrong));
+        assert.equal(wrong.apiServerReason, "Unauthorized");
+        assert.ok(!wrong.message.includes("not-a-known-token"));
 
-    const viewer = await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: KUBE_USERS.viewerToken }));
-    assert.equal((await viewer.getCluster()).version, 1);
-    const forbidden = await rejection(viewer.scaleBrokers([0, 1, 2], { dryRun: true }));
-    assert.ok(forbidden instanceof PlatformError && forbidden.status === 403, String(forbidden));
-    assert.match(forbidden.message, /User "viewer" cannot create resource "services\/proxy" in API group "" in the namespace "camunda"/);
+        const viewer = await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: KUBE_USERS.viewerToken }));
+        assert.equal((await viewer.getCluster()).version, 1);
+        const forbidden = await rejection(viewer.scaleBrokers([0, 1, 2], { dryRun: true }));
+        assert.ok(forbidden instanceof PlatformError && forbidden.status === 403, String(forbidden));
+        assert.match(forbidden.message, /User "viewer" cannot create resource "services\/proxy" in API group "" in the namespace "camunda"/);
 
-    const missing = await rejection((await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }), "nope")).getCluster({ retry: false }));
-    assert.ok(missing instanceof PlatformError && missing.status === 404 && missing.apiServerReason === "NotFound", String(missing));
+        const missing = await rejection(
+            (await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }), "nope")).getCluster({ retry: false }),
+        );
+        assert.ok(missing instanceof PlatformError && missing.status === 404 && missing.apiServerReason === "NotFound", String(missing));
 
-    apiServer.endpointsReady = false;
-    const unavailable = await rejection((await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }))).getCluster({ retry: false }));
-    assert.ok(unavailable instanceof PlatformError && unavailable.status === 503 && unavailable.apiServerReason === "ServiceUnavailable", String(unavailable));
-    assert.match(unavailable.message, /no endpoints available for service "platform-gateway"/);
-  });
+        apiServer.endpointsReady = false;
+        const unavailable = await rejection(
+            (await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }))).getCluster({ retry: false }),
+        );
+        assert.ok(
+            unavailable instanceof PlatformError && unavailable.status === 503 && unavailable.apiServerReason === "ServiceUnavailable",
+            String(unavailable),
+        );
+        assert.match(unavailable.message, /no endpoints available for service "platform-gateway"/);
+    });
 
-  it("a kubeconfig that is neither YAML nor a file, or names an unknown context, is refused without a request", async () => {
-    await assert.rejects(resolveServiceRoute({ namespace: "camunda", service: "platform-gateway", port: 9600, kubeconfig: "/nowhere/config" }), /the kubeconfig cannot be used: it is neither kubeconfig YAML nor the path of an existing file/);
-    const yaml = kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN });
-    await assert.rejects(resolveServiceRoute({ namespace: "camunda", service: "platform-gateway", port: 9600, kubeconfig: yaml, context: "other" }), /the kubeconfig cannot be used: .*other/);
-  });
+    it("a kubeconfig that is neither YAML nor a file, or names an unknown context, is refused without a request", async () => {
+        await assert.rejects(
+            resolveServiceRoute({ namespace: "camunda", service: "platform-gateway", port: 9600, kubeconfig: "/nowhere/config" }),
+            /the kubeconfig cannot be used: it is neither kubeconfig YAML nor the path of an existing file/,
+        );
+        const yaml = kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN });
+        await assert.rejects(
+            resolveServiceRoute({ namespace: "camunda", service: "platform-gateway", port: 9600, kubeconfig: yaml, context: "other" }),
+            /the kubeconfig cannot be used: .*other/,
+        );
+    });
 });

@@ -11,54 +11,54 @@ export const DEMO = { clientId: "demo-client", clientSecret: "demo-secret", audi
 
 /** Starts one emulator for the enclosing describe block and resets it before each test. */
 export function useEmulator(reset: Parameters<RunningEmulator["control"]["reset"]>[0] = {}): () => RunningEmulator {
-  let emulator: RunningEmulator | undefined;
-  before(async () => {
-    emulator = await startEmulator({ opMs: 10, rateLimitBlockSeconds: 1, ...reset });
-  });
-  beforeEach(() => {
-    emulator?.control.reset({ opMs: 10, rateLimitBlockSeconds: 1, ...reset });
-    clearTokenCache();
-  });
-  after(async () => {
-    await emulator?.close();
-  });
-  return () => {
-    if (!emulator) throw new Error("emulator not started");
-    return emulator;
-  };
+    let emulator: RunningEmulator | undefined;
+    before(async () => {
+        emulator = await startEmulator({ opMs: 10, rateLimitBlockSeconds: 1, ...reset });
+    });
+    beforeEach(() => {
+        emulator?.control.reset({ opMs: 10, rateLimitBlockSeconds: 1, ...reset });
+        clearTokenCache();
+    });
+    after(async () => {
+        await emulator?.close();
+    });
+    return () => {
+        if (!emulator) throw new Error("emulator not started");
+        return emulator;
+    };
 }
 
 /** A fresh temporary directory per test, removed afterwards. */
 export function useTempDir(): () => string {
-  let dir: string | undefined;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "sdk-test-"));
-  });
-  afterEach(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-  return () => {
-    if (!dir) throw new Error("no temp dir");
-    return dir;
-  };
+    let dir: string | undefined;
+    beforeEach(() => {
+        dir = mkdtempSync(join(tmpdir(), "sdk-test-"));
+    });
+    afterEach(() => {
+        if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+    return () => {
+        if (!dir) throw new Error("no temp dir");
+        return dir;
+    };
 }
 
 export function requestsTo(emulator: RunningEmulator, iface: RequestLogEntry["interface"], method?: string): RequestLogEntry[] {
-  return emulator.control.requests().filter((entry) => entry.interface === iface && (method === undefined || entry.method === method));
+    return emulator.control.requests().filter((entry) => entry.interface === iface && (method === undefined || entry.method === method));
 }
 
 /** Starts brokers the emulator does not run yet (new brokers must run before they are named). */
 export function startBrokers(emulator: RunningEmulator, ids: number[]): void {
-  for (const id of ids) emulator.control.startBroker(id);
+    for (const id of ids) emulator.control.startBroker(id);
 }
 
 /** Resolves with the error a promise rejects with; fails the test if it resolves. */
 export async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Error) return error;
-    throw new Error(`rejected with a non-Error: ${String(error)}`);
-  }
-  throw new Error("expected a rejection, but the promise resolved");
+    try {
+        await promise;
+    } catch (error) {
+        if (error instanceof Error) return error;
+        throw new Error(`rejected with a non-Error: ${String(error)}`);
+    }
+    throw new Error("expected a rejection, but the promise resolved");
 }

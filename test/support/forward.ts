@@ -2,7 +2,13 @@
 import * as http from "http";
 
 /** Forwards `request` to `target` (headers as given, unless `headers` replaces them); a failing target answers 502. */
-export function forwardRequest(request: http.IncomingMessage, response: http.ServerResponse, target: URL, headers: http.OutgoingHttpHeaders = request.headers, onAnswer?: () => void): void {
+export function forwardRequest(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    target: URL,
+    headers: http.OutgoingHttpHeaders = request.headers,
+    onAnswer?: () => void,
+): void {
     const upstream = http.request(target, { method: request.method, headers }, (answer) => {
         onAnswer?.();
         response.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -27,8 +27,9 @@ export class HttpsFront {
 
     async start(): Promise<void> {
         const { certificate, key, clientCa } = this.options;
-        this.server = https.createServer({ cert: certificate, key, ...(clientCa ? { ca: clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, (request, response) =>
-            this.forward(request, response),
+        this.server = https.createServer(
+            { cert: certificate, key, ...(clientCa ? { ca: clientCa, requestCert: true, rejectUnauthorized: true } : {}) },
+            (request, response) => this.forward(request, response),
         );
         await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
     }

@@ -28,9 +28,10 @@ export interface KubeconfigUser {
 
 export function kubeconfigYaml(server: string, caCertificate: string, user: KubeconfigUser, context = "test"): string {
     const base64 = (text: string) => Buffer.from(text).toString("base64");
-    const credentials = user.token !== undefined
-        ? `    token: ${user.token}`
-        : `    client-certificate-data: ${base64(user.clientCertificate ?? "")}\n    client-key-data: ${base64(user.clientKey ?? "")}`;
+    const credentials =
+        user.token !== undefined
+            ? `    token: ${user.token}`
+            : `    client-certificate-data: ${base64(user.clientCertificate ?? "")}\n    client-key-data: ${base64(user.clientKey ?? "")}`;
     return [
         "apiVersion: v1",
         "kind: Config",

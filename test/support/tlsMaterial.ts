@@ -26,7 +26,23 @@ export function makeTlsMaterial(): TlsMaterial {
     const sign = (name: string, subject: string, extensions: string) => {
         writeFileSync(file(`${name}.ext`), extensions);
         openssl("req", ...newKey, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
-        openssl("x509", "-req", "-in", `${name}.csr`, "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", `${name}.crt`, "-days", "2", "-extfile", `${name}.ext`);
+        openssl(
+            "x509",
+            "-req",
+            "-in",
+            `${name}.csr`,
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            `${name}.crt`,
+            "-days",
+            "2",
+            "-extfile",
+            `${name}.ext`,
+        );
     };
     sign("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
     sign("client", "/CN=platform-ci", "extendedKeyUsage=clientAuth\n");

@@ -20,6 +20,6 @@ const clients = Array.from({ length: count }, (_, i) => new AdminClient(`admin-$
 export const memberCounts = clients.map((client) => client.memberCount);
 export const members = clients[0].members;
 export const tokenExpiresAt = clients[0].tokenExpiresAt;
-export const settings = pulumi.all([clients[0].clientId, clients[0].oauthUrl, clients[0].audience, clients[0].baseUrl]).apply(
-    ([clientId, oauthUrl, audience, baseUrl]) => ({ clientId, oauthUrl, audience, baseUrl }),
-);
+export const settings = pulumi
+    .all([clients[0].clientId, clients[0].oauthUrl, clients[0].audience, clients[0].baseUrl])
+    .apply(([clientId, oauthUrl, audience, baseUrl]) => ({ clientId, oauthUrl, audience, baseUrl }));

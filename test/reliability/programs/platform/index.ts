@@ -14,7 +14,7 @@ const cluster = scaleArgs === undefined ? undefined : new ClusterScale(config.ge
 
 const adminArgs = config.getObject<AdminClientArgs>("admin");
 const adminSecret = config.getSecret("adminSecret");
-const adminCount = adminArgs === undefined ? 0 : config.getNumber("adminCount") ?? 1;
+const adminCount = adminArgs === undefined ? 0 : (config.getNumber("adminCount") ?? 1);
 const admins = Array.from(
     { length: adminCount },
     (_, i) => new AdminClient(`admin-${i}`, { ...adminArgs, ...(adminSecret !== undefined ? { clientSecret: adminSecret } : {}) }),
