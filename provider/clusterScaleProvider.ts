@@ -27,7 +27,7 @@ import {
     ServerError,
 } from "../sdk/errors";
 import type { GatewayClient } from "../sdk/gatewayClient";
-import { isTransientError } from "../sdk/http";
+import { exponentialDelay, isTransientError } from "../sdk/http";
 import type { ClusterState, PlannedChange as ApiPlannedChange } from "../sdk/schemas";
 import { claimCluster } from "./clusterClaims";
 import { type ClientSettings, type Clients, clientsFor } from "./clusterScaleClients";
@@ -87,9 +87,6 @@ type Ownership = "this run" | "an earlier run" | "elsewhere";
 
 /** Poll answers that tell nothing about the change (a 500, a body that is not the API's) tolerated in a row. */
 const MAX_UNEXPECTED_POLL_ANSWERS = 5;
-
-/** What waitForChange needs of the management API. */
-type ClusterPoller = Pick<ClusterClient, "getCluster" | "managementUrl" | "basePath">;
 
 interface WaitOptions {
     name: string;
@@ -450,7 +447,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             if (planned.kind === "unreachable") {
                 if (round === MAX_APPLY_ROUNDS) throw new Error(`${subject(name)}: cannot plan the change: ${planned.reason}. Nothing was sent.`);
                 // A dry run changes nothing, so asking again is safe.
-                await pause(200 * round);
+                await pause(exponentialDelay(round, 200, 2_000));
                 continue;
             }
             if (planned.kind === "rejected") throw new Error(`${subject(name)}: ${planned.property}: ${planned.reason}. Nothing was sent.`);
@@ -555,35 +552,19 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             lastShown = line;
             say(name, `change ${changeId} ${line}`);
         };
-        // Answers that tell nothing about the change (a 500, a body that is not the API's) are not transient to the
-        // SDK, but a poll is a GET and the change runs on whatever the answer: poll again, a few times in a row.
-        let unexpectedInARow = 0;
-        const polled: ClusterPoller = {
-            managementUrl: cluster.managementUrl,
-            basePath: cluster.basePath,
-            getCluster: async (callOptions) => {
-                const state = await cluster.getCluster(callOptions);
-                unexpectedInARow = 0;
-                return state;
-            },
-        };
-        for (;;) {
-            try {
-                return await waitForChange({
-                    changeId,
-                    cluster: polled,
-                    gateway: options.gateway,
-                    timeoutMs: Math.max(1, options.deadline - Date.now()),
-                    onProgress,
-                });
-            } catch (error) {
-                const unexpected = error instanceof ServerError || error instanceof ResponseFormatError;
-                if (!unexpected || ++unexpectedInARow > MAX_UNEXPECTED_POLL_ANSWERS || Date.now() >= options.deadline) {
-                    return this.waitEnded(options, error);
-                }
-                say(name, `reading change ${changeId} failed (${messageOf(error)}); still waiting for it`);
-                await pause(Math.min(2_000, 100 * 2 ** unexpectedInARow));
-            }
+        try {
+            return await waitForChange({
+                changeId,
+                cluster,
+                gateway: options.gateway,
+                timeoutMs: Math.max(1, options.deadline - Date.now()),
+                onProgress,
+                // A poll is a GET and the change runs whatever the answer: one that tells nothing is read again.
+                maxUnexpectedAnswers: MAX_UNEXPECTED_POLL_ANSWERS,
+                onUnexpectedAnswer: (error) => say(name, `reading change ${changeId} failed (${messageOf(error)}); still waiting for it`),
+            });
+        } catch (error) {
+            return this.waitEnded(options, error);
         }
     }
 

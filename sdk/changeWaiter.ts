@@ -15,9 +15,10 @@ import {
     InvalidRequestError,
     OperationSummary,
     PlatformError,
-    RateLimitedError,
+    ResponseFormatError,
+    ServerError,
 } from "./errors";
-import { isTransientError, sleep } from "./http";
+import { exponentialDelay, isTransientError, sleep } from "./http";
 import { PollPacer } from "./pollPacer";
 import { ChangeRecord, ClusterState, GatewayTopology, Operation } from "./schemas";
 
@@ -47,6 +48,14 @@ export interface WaitForChangeOptions {
     acceptedAt?: number;
     /** Time limit of one GET (default 10 s, never beyond the overall limit). */
     requestTimeoutMs?: number;
+    /**
+     * Answers that tell nothing about the change (a 500, a body that is not the API's) to tolerate in a row before the
+     * wait fails with them (default 0). Polls are GETs and the change runs whatever the answer, so a caller that owns
+     * the change may well read again. Transient failures (resets, 502/503/504, 429) are always tolerated.
+     */
+    maxUnexpectedAnswers?: number;
+    /** Called for each tolerated unexpected answer (for a progress line). */
+    onUnexpectedAnswer?: (error: unknown) => void;
 }
 
 export interface ChangeOutcome {
@@ -85,6 +94,7 @@ class ChangeWait {
     private progress: ChangeProgress | undefined;
     private lastError: unknown;
     private consecutiveFailures: number;
+    private unexpectedInARow: number;
     private clusterPolls: number;
     private gatewayPolls: number;
 
@@ -98,6 +108,7 @@ class ChangeWait {
         this.progress = undefined;
         this.lastError = undefined;
         this.consecutiveFailures = 0;
+        this.unexpectedInARow = 0;
         this.clusterPolls = 0;
         this.gatewayPolls = 0;
         this.deadline = Date.now() + (options.timeoutMs ?? DEFAULT_CHANGE_TIMEOUT_MS);
@@ -221,7 +232,7 @@ class ChangeWait {
                 problem = error instanceof Error ? error.message : String(error);
                 if (!isTransientError(error)) break;
             }
-            const pauseMs = Math.min(this.maxIntervalMs, Math.max(50, this.minIntervalMs) * 2 ** attempt, Math.max(0, until - Date.now()));
+            const pauseMs = Math.min(exponentialDelay(attempt + 1, Math.max(50, this.minIntervalMs), this.maxIntervalMs), Math.max(0, until - Date.now()));
             try {
                 await sleep(pauseMs, this.options.signal);
             } catch {
@@ -241,19 +252,23 @@ class ChangeWait {
             const result = await get();
             this.lastError = undefined;
             this.consecutiveFailures = 0;
+            this.unexpectedInARow = 0;
             return result;
         } catch (error) {
             if (error instanceof AbortedError || this.options.signal?.aborted) throw this.aborted();
-            if (!isTransientError(error)) throw error;
+            if (!isTransientError(error)) {
+                const unexpected = error instanceof ServerError || error instanceof ResponseFormatError;
+                if (!unexpected || ++this.unexpectedInARow > (this.options.maxUnexpectedAnswers ?? 0)) throw error;
+                this.options.onUnexpectedAnswer?.(error);
+            }
             this.lastError = error;
             return undefined;
         }
     }
 
     private errorDelay(): number {
-        const retryAfter = this.lastError instanceof RateLimitedError ? (this.lastError.retryAfterMs ?? 0) : 0;
-        const failures = Math.min(10, this.consecutiveFailures++);
-        return Math.max(retryAfter, Math.min(this.maxIntervalMs, Math.max(50, this.minIntervalMs) * 2 ** failures));
+        const retryAfter = (this.lastError as { retryAfterMs?: number } | undefined)?.retryAfterMs ?? 0;
+        return Math.max(retryAfter, exponentialDelay(++this.consecutiveFailures, Math.max(50, this.minIntervalMs), this.maxIntervalMs));
     }
 
     private callOptions(): CallOptions {

@@ -307,9 +307,14 @@ function buildUrl(url: string, query: Record<string, QueryValue> | undefined): U
     return result;
 }
 
+/** The one backoff of the SDK: `baseMs` doubled per attempt (attempt 1 waits `baseMs`), capped at `maxMs`. */
+export function exponentialDelay(attempt: number, baseMs: number, maxMs: number): number {
+    return Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, attempt - 1)));
+}
+
+/** The backoff of a retried request, with ±25 % jitter so that many clients do not retry in step. */
 function backoffDelay(policy: RetryPolicy, attempt: number): number {
-    const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(exponential * (0.75 + Math.random() * 0.5));
+    return Math.round(exponentialDelay(attempt, policy.baseDelayMs, policy.maxDelayMs) * (0.75 + Math.random() * 0.5));
 }
 
 function serverMessageOf(text: string, secrets: readonly (string | undefined)[]): string | undefined {

@@ -29,7 +29,7 @@ import {
     UnexpectedStatusError,
     UnreachableError,
 } from "./errors";
-import { HttpResponse, abortable, decodeJsonBody, errorFromResponse, isTransientError, parseRetryAfter, send } from "./http";
+import { HttpResponse, abortable, decodeJsonBody, errorFromResponse, exponentialDelay, isTransientError, parseRetryAfter, send } from "./http";
 import { blockTokenRequestsUntil, runRateLimited } from "./rateLimiter";
 import { decoder, tokenResponseSchema } from "./schemas";
 import { CachedToken, defaultTokenCacheDir, deleteCachedToken, diskCacheEnabledByEnv, readCachedToken, writeCachedToken } from "./tokenDiskCache";
@@ -249,7 +249,7 @@ export class TokenClient implements TokenProvider {
                 throw error;
             }
             if (res.status === 429) {
-                const waitMs = parseRetryAfter(res.headers["retry-after"]) ?? 1_000 * 2 ** (attempt - 1);
+                const waitMs = parseRetryAfter(res.headers["retry-after"]) ?? exponentialDelay(attempt, 1_000, this.maxRateLimitWaitMs);
                 if (last || rateLimitWaitedMs + waitMs > this.maxRateLimitWaitMs) {
                     const limited = errorFromResponse(res, redactions);
                     throw new RateLimitedError(`The token issuer ${this.issuerForMessages()} is rate limiting this address; try again later`, {

@@ -11,6 +11,7 @@ import {
     ChangeSupersededError,
     ChangeTimeoutError,
     InvalidRequestError,
+    ServerError,
     UnexpectedStatusError,
 } from "../../sdk/errors";
 import { GatewayClient } from "../../sdk/gatewayClient";
@@ -197,6 +198,25 @@ describe("sdk change waiter", () => {
         const error = await rejection(waitForChange({ changeId: 2, cluster: wrongPath, timeoutMs: 30_000 }));
         assert.ok(error instanceof UnexpectedStatusError);
         assert.equal(requestsTo(emulator(), "management").length, 1);
+    });
+
+    it("answers that tell nothing (a 500) end the wait, unless the caller tolerates some in a row (maxUnexpectedAnswers)", async () => {
+        startBrokers(emulator(), [3]);
+        const plan = await cluster().scaleBrokers([0, 1, 2, 3]);
+        emulator().control.addFault({ interface: "management", method: "GET", count: 1, status: 500 });
+        assert.ok((await rejection(waitForChange({ changeId: plan.changeId, cluster: cluster() }))) instanceof ServerError);
+
+        emulator().control.addFault({ interface: "management", method: "GET", count: 2, status: 500 });
+        const tolerated: unknown[] = [];
+        const outcome = await waitForChange({
+            changeId: plan.changeId,
+            cluster: cluster(),
+            maxUnexpectedAnswers: 2,
+            onUnexpectedAnswer: (error) => tolerated.push(error),
+        });
+        assert.equal(outcome.lastChange.status, "COMPLETED");
+        assert.equal(tolerated.length, 2);
+        assert.ok(tolerated.every((error) => error instanceof ServerError));
     });
 
     it("refuses to wait for change id 0 (an empty plan starts nothing)", async () => {
