@@ -15,7 +15,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as k8s from "@pulumi/kubernetes";
 import { ClusterScale } from "./clusterScale";
-import type { ClusterScaleArgs } from "./clusterScale";
+import type { ClusterScaleArgs, KubernetesRouteArgs } from "./clusterScale";
 import { planBrokerReplicas, targetReplicas } from "./brokerReplicas";
 import type { BrokerReplicaPlan, LayoutBrokers } from "./brokerReplicas";
 
@@ -35,9 +35,13 @@ export interface BrokerStatefulSetScalingArgs {
     /**
      * The layout, exactly as for ClusterScale. Its broker ids are StatefulSet ordinals: the StatefulSet runs
      * pods 0 … highest id, and pods for ids missing from a sparse `brokers` list keep running outside the cluster.
+     * A `kubernetes` route without a namespace uses the StatefulSet's.
      */
-    clusterScale: ClusterScaleArgs;
+    clusterScale: Omit<ClusterScaleArgs, "kubernetes"> & { kubernetes?: pulumi.Input<RouteInTheNamespace> };
 }
+
+/** The route to the management API, in the StatefulSet's namespace unless it names another. */
+export type RouteInTheNamespace = Omit<KubernetesRouteArgs, "namespace"> & { namespace?: pulumi.Input<string> };
 
 /**
  * A ClusterScale that keeps the broker StatefulSet in step: replicas = max(current, target) before the layout
@@ -95,7 +99,13 @@ export class BrokerStatefulSetScaling extends pulumi.ComponentResource {
             );
 
         this.grow = patch("grow", plan.grow);
-        this.clusterScale = new ClusterScale(`${name}-layout`, args.clusterScale, { parent: this, dependsOn: this.grow });
+        const route = args.clusterScale.kubernetes;
+        const layout: ClusterScaleArgs = {
+            ...args.clusterScale,
+            kubernetes:
+                route === undefined ? undefined : pulumi.all([route, namespace]).apply(([given, ns]) => ({ ...given, namespace: given.namespace ?? ns })),
+        };
+        this.clusterScale = new ClusterScale(`${name}-layout`, layout, { parent: this, dependsOn: this.grow });
         this.shrink = patch("shrink", plan.shrink, this.clusterScale);
 
         this.registerOutputs({ currentReplicas: this.currentReplicas, targetReplicas: this.targetReplicas });
@@ -103,7 +113,7 @@ export class BrokerStatefulSetScaling extends pulumi.ComponentResource {
 }
 
 /** Fails at once, before anything is registered, when the broker list is given as plain values. */
-function checkKnownLayout(name: string, layout: ClusterScaleArgs): void {
+function checkKnownLayout(name: string, layout: Pick<ClusterScaleArgs, "brokers" | "brokerCount">): void {
     const { brokers, brokerCount } = layout;
     const plainBrokers = brokers === undefined || (Array.isArray(brokers) && brokers.every((id) => typeof id === "number"));
     const plainCount = brokerCount === undefined || typeof brokerCount === "number";

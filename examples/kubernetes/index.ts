@@ -64,7 +64,8 @@ const scaling = new BrokerStatefulSetScaling(
             // Through the Kubernetes API server's service proxy, with the kubeconfig the Kubernetes provider uses
             // (stack config kubernetes:kubeconfig, else KUBECONFIG, else ~/.kube/config): no port-forward, and it
             // works from a laptop or a hosted CI runner. The identity needs get, create and patch on services/proxy.
-            kubernetes: { namespace: brokerNamespace, service: gatewayService, managementPort: 9600, gatewayPort: 8080 },
+            // The namespace is the StatefulSet's.
+            kubernetes: { service: gatewayService, managementPort: 9600, gatewayPort: 8080 },
             brokerCount: config.getNumber("brokerCount") ?? bootstrap.clusterSize,
             partitionCount: config.getNumber("partitionCount") ?? bootstrap.partitionCount,
             replicationFactor: config.getNumber("replicationFactor") ?? bootstrap.replicationFactor,

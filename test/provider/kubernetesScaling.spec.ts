@@ -4,7 +4,7 @@
 import * as assert from "assert";
 import * as pulumi from "@pulumi/pulumi";
 import * as k8s from "@pulumi/kubernetes";
-import { BrokerStatefulSetScaling } from "../../provider/brokerStatefulSetScaling";
+import { BrokerStatefulSetScaling, type BrokerStatefulSetScalingArgs } from "../../provider/brokerStatefulSetScaling";
 import type { ClusterScaleArgs } from "../../provider/clusterScale";
 import { CLUSTER_SCALE, KubernetesMocks, STATEFUL_SET, STATEFUL_SET_PATCH, nameOf, settle, valueOf } from "./kubernetesMocks";
 
@@ -18,7 +18,7 @@ describe("BrokerStatefulSetScaling (Pulumi mocks)", () => {
     before(() => mocks.install());
 
     /** Creates the component for a StatefulSet with `current` replicas; every test uses its own names. */
-    function scaling(name: string, current: number, layout: ClusterScaleArgs, opts?: pulumi.ComponentResourceOptions) {
+    function scaling(name: string, current: number, layout: BrokerStatefulSetScalingArgs["clusterScale"], opts?: pulumi.ComponentResourceOptions) {
         const statefulSet = `${name}-zeebe`;
         mocks.setLiveReplicas(statefulSet, current);
         return new BrokerStatefulSetScaling(name, { statefulSet: { namespace: "camunda", name: statefulSet }, clusterScale: layout }, opts);
@@ -144,6 +144,14 @@ describe("BrokerStatefulSetScaling (Pulumi mocks)", () => {
             );
         }
         assert.ok(!mocks.registration("via-provider-layout").provider.startsWith(providerUrn), "the ClusterScale keeps its own provider");
+    });
+
+    it("a Kubernetes route without a namespace reaches the management API in the StatefulSet's namespace", async () => {
+        const component = scaling("route", 3, { brokerCount: 3, kubernetes: { service: "camunda-zeebe-gateway", gatewayPort: 8080 } });
+        await deployed(component);
+        const inputs = mocks.registration("route-layout").inputs as Record<string, unknown>;
+        // A secret (it may hold a kubeconfig): the mocks see the engine's secret wrapper.
+        assert.deepStrictEqual((inputs.kubernetes as { value: unknown }).value, { service: "camunda-zeebe-gateway", gatewayPort: 8080, namespace: "camunda" });
     });
 
     it("reads the StatefulSet only after what the component depends on", async () => {
