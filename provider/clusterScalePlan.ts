@@ -2,10 +2,10 @@
 // move where, which priorities change, which partitions are created, how many operations, and the layout the
 // cluster will have. One block per plan; the first line names the resource.
 
-import type { BrokerState, Operation, PlannedChange } from "../sdk/schemas";
+import type { BrokerState, Operation, ChangePlan } from "../sdk/schemas";
 
 /** The block shown for a plan. `action` says what the plan is for, e.g. "up will apply" or "applying". */
-export function planLines(resourceName: string, plan: PlannedChange, action: string): string[] {
+export function planLines(resourceName: string, plan: ChangePlan, action: string): string[] {
     const operations = plan.plannedChanges;
     const lines = [`${subject(resourceName)}: ${action} ${count(operations.length, "operation")} (change ${plan.changeId})`];
     const added = idsOf(operations, "BROKER_ADD");

@@ -28,7 +28,7 @@ import {
 } from "../sdk/errors";
 import type { GatewayClient } from "../sdk/gatewayClient";
 import { exponentialDelay, isTransientError } from "../sdk/http";
-import type { ClusterState, PlannedChange as ApiPlannedChange } from "../sdk/schemas";
+import type { ClusterState, ChangePlan } from "../sdk/schemas";
 import { claimCluster } from "./clusterClaims";
 import { type ClientSettings, type Clients, clientsFor } from "./clusterScaleClients";
 import { type ClusterScaleInputs, type DesiredLayout, type InputDefaults, checkInputs, containsUnknown, desiredLayout } from "./clusterScaleInputs";
@@ -514,12 +514,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
      * (timeout, reset, 502/503/504) is never answered by sending again: the caller looks at the cluster first, and
      * the change is then either running (waited for) or not (planned again from scratch).
      */
-    private async send(
-        name: string,
-        cluster: ClusterClient,
-        request: ScaleRequest,
-        dryRun: ApiPlannedChange,
-    ): Promise<ApiPlannedChange | UnclearSend | "conflict"> {
+    private async send(name: string, cluster: ClusterClient, request: ScaleRequest, dryRun: ChangePlan): Promise<ChangePlan | UnclearSend | "conflict"> {
         try {
             return await sendRequest(cluster, request, false, {});
         } catch (error) {

@@ -3,7 +3,7 @@
 // factor for the resource: a request always carries the intended one (the input, else the one recorded in state,
 // else the most replicas any partition has when the resource is created).
 
-import type { PlannedChange } from "../sdk/schemas";
+import type { ChangePlan } from "../sdk/schemas";
 import type { DesiredLayout } from "./clusterScaleInputs";
 
 interface BrokerLike {
@@ -62,7 +62,7 @@ export interface ReplicaLoss {
  * is a replicationFactor input the partition still meets afterwards, or a force removal of the brokers that held
  * the lost replicas.
  */
-export function unaskedReplicaLosses(desired: DesiredLayout, plan: PlannedChange): ReplicaLoss[] {
+export function unaskedReplicaLosses(desired: DesiredLayout, plan: ChangePlan): ReplicaLoss[] {
     const before = replicaCounts(plan.currentTopology);
     const after = replicaCounts(plan.expectedTopology);
     const removed = new Set(

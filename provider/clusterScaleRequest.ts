@@ -9,7 +9,7 @@ import type { CallOptions } from "../sdk/apiAuth";
 import type { ClusterClient, ClusterPatch } from "../sdk/clusterClient";
 import { AuthError, ConflictError, PlatformError, ResponseFormatError } from "../sdk/errors";
 import { isTransientError } from "../sdk/http";
-import type { BrokerState, PlannedChange } from "../sdk/schemas";
+import type { BrokerState, ChangePlan } from "../sdk/schemas";
 import type { DesiredLayout } from "./clusterScaleInputs";
 import { describeLosses, unaskedReplicaLosses } from "./clusterScaleReplicas";
 
@@ -28,7 +28,7 @@ export type ScaleRequest = { kind: "brokers"; brokers: number[]; replicationFact
 
 export type PlanOutcome =
     /** The server's plan. `empty` also covers a force request that removes nobody (its plan only re-asserts replicas). */
-    | { kind: "planned"; request: ScaleRequest; plan: PlannedChange; live: LiveSnapshot; empty: boolean; patchUnsupported: boolean }
+    | { kind: "planned"; request: ScaleRequest; plan: ChangePlan; live: LiveSnapshot; empty: boolean; patchUnsupported: boolean }
     /** Another change is running; its id when the server told it. */
     | { kind: "busy"; pendingChangeId?: number }
     /** The server, or what it reported of the cluster, rules the request out: it would fail at apply too. */
@@ -75,7 +75,7 @@ export function describeRequest(request: ScaleRequest): string {
 }
 
 /** Sends the request once; a dry run only plans. Mutating requests are never retried by the SDK. */
-export function sendRequest(cluster: ClusterClient, request: ScaleRequest, dryRun: boolean, options: CallOptions): Promise<PlannedChange> {
+export function sendRequest(cluster: ClusterClient, request: ScaleRequest, dryRun: boolean, options: CallOptions): Promise<ChangePlan> {
     if (request.kind === "brokers") {
         return cluster.scaleBrokers(request.brokers, {
             ...options,
@@ -96,7 +96,7 @@ export async function planChange(cluster: ClusterClient, desired: DesiredLayout,
     let request = buildRequest(desired, belief);
     let patchUnsupported = false;
     for (let attempt = 0; ; attempt++) {
-        let plan: PlannedChange;
+        let plan: ChangePlan;
         try {
             plan = await sendRequest(cluster, request, true, options);
         } catch (error) {
@@ -205,7 +205,7 @@ function refuse(desired: DesiredLayout, live: LiveSnapshot, patchUnsupported: bo
     return undefined;
 }
 
-function isEmptyPlan(desired: DesiredLayout, plan: PlannedChange, live: LiveSnapshot): boolean {
+function isEmptyPlan(desired: DesiredLayout, plan: ChangePlan, live: LiveSnapshot): boolean {
     if (plan.plannedChanges.length === 0) return true;
     // A force request re-asserts every partition's replicas even when it removes nobody: nothing to do then.
     return desired.force && removedBrokers(desired, live).length === 0;

@@ -2,7 +2,7 @@
 // with every other client of the same issuer, client id and audience; single-flight, rate limited,
 // backed by the disk cache), then GET {baseUrl}/members.
 
-import { AdminClient } from "../sdk/adminClient";
+import { AdminApiClient } from "../sdk/adminApiClient";
 import { redact } from "../sdk/errors";
 import { TokenClient } from "../sdk/tokenClient";
 import type { TokenInfo, TokenProvider } from "../sdk/tokenClient";
@@ -45,7 +45,7 @@ export async function listOrganizationMembers(settings: AdminSettings, clientSec
             },
             invalidate: (token) => tokens.invalidate(token),
         };
-        const found = await new AdminClient({ baseUrl: settings.baseUrl, tokenProvider: recording, connection: options.connection }).listMembers();
+        const found = await new AdminApiClient({ baseUrl: settings.baseUrl, tokenProvider: recording, connection: options.connection }).listMembers();
         const members = found.map(({ name, email, roles, invitePending }) => ({ name, email, roles: [...roles], invitePending }));
         const last = used[used.length - 1];
         if (last === undefined) throw new Error("the administration client used no token");

@@ -5,7 +5,7 @@
 import { ApiAuth, CallOptions, requestJsonWithAuth, sendWithAuth } from "./apiAuth";
 import { ConflictError, InvalidRequestError } from "./errors";
 import { DEFAULT_TIMEOUT_MS, DecodeResult, HttpMethod, HttpRequest, QueryValue, decodeJsonBody, errorFromResponse, joinUrl } from "./http";
-import { ClusterState, PlannedChange, clusterStateSchema, decoder, plannedChangeSchema } from "./schemas";
+import { ClusterState, ChangePlan, clusterStateSchema, decoder, changePlanSchema } from "./schemas";
 import type { ConnectionSettings } from "./transport";
 
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
@@ -68,18 +68,18 @@ export class ClusterClient {
      * POST {basePath}/brokers: the brokers that must form the cluster; those absent are removed.
      * Returns the plan (changeId, plannedChanges, expectedTopology); an empty plan starts nothing.
      */
-    async scaleBrokers(brokerIds: readonly number[], options: ScaleBrokersOptions = {}): Promise<PlannedChange> {
+    async scaleBrokers(brokerIds: readonly number[], options: ScaleBrokersOptions = {}): Promise<ChangePlan> {
         brokerIds.forEach((id) => requireInteger(id, "broker id", 0));
         if (options.replicationFactor !== undefined) requireInteger(options.replicationFactor, "replication factor", 1);
         const query = { dryRun: flag(options.dryRun), force: flag(options.force), replicationFactor: options.replicationFactor };
-        return this.mutate(this.request("POST", "/brokers", options, query, [...brokerIds]), decoder("planned change", plannedChangeSchema));
+        return this.mutate(this.request("POST", "/brokers", options, query, [...brokerIds]), decoder("planned change", changePlanSchema));
     }
 
     /** PATCH {basePath}: add/remove brokers or set their count; raise the partition count or the replication factor. */
-    async patchCluster(patch: ClusterPatch, options: PatchClusterOptions = {}): Promise<PlannedChange> {
+    async patchCluster(patch: ClusterPatch, options: PatchClusterOptions = {}): Promise<ChangePlan> {
         validatePatch(patch);
         const query = { dryRun: flag(options.dryRun), force: flag(options.force) };
-        return this.mutate(this.request("PATCH", "", options, query, patch), decoder("planned change", plannedChangeSchema));
+        return this.mutate(this.request("PATCH", "", options, query, patch), decoder("planned change", changePlanSchema));
     }
 
     /** DELETE {basePath}/changes/{id}: cancels the pending change. Operations already applied are not rolled back. */

@@ -5,8 +5,12 @@
 // never capture them in the provider object: a captured TokenClient would put its secret into the
 // serialized provider.
 
-export { AdminClient } from "./adminClient";
-export type { AdminClientOptions } from "./adminClient";
+export { AdminApiClient } from "./adminApiClient";
+export type { AdminApiClientOptions } from "./adminApiClient";
+/** @deprecated Renamed AdminApiClient: `AdminClient` is the Pulumi resource. */
+export { AdminApiClient as AdminClient } from "./adminApiClient";
+/** @deprecated Renamed AdminApiClientOptions. */
+export type { AdminApiClientOptions as AdminClientOptions } from "./adminApiClient";
 export type { ApiAuth, CallOptions } from "./apiAuth";
 export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./changeWaiter";
 export type { ChangeOutcome, WaitForChangeOptions } from "./changeWaiter";
@@ -39,6 +43,7 @@ export type { RetryPolicy } from "./http";
 export { KNOWN_OPERATIONS, parseTimestamp } from "./schemas";
 export type {
     BrokerState,
+    ChangePlan,
     ChangeRecord,
     ClusterState,
     CompletedOperation,
@@ -48,7 +53,6 @@ export type {
     Operation,
     PartitionState,
     PendingChange,
-    PlannedChange,
     Timestamp,
     TokenResponse,
     TopologyBroker,
@@ -58,3 +62,5 @@ export type { ConnectionSettings, TlsSettings } from "./transport";
 export { resolveServiceRoute } from "./kubernetesRoute";
 export type { KubernetesServiceRoute, ResolvedServiceRoute } from "./kubernetesRoute";
 export type { GetTokenOptions, TokenClientOptions, TokenInfo, TokenProvider } from "./tokenClient";
+/** @deprecated The answer to a scale request is a `ChangePlan`; a `PlannedChange` of the resources is one of its operations. */
+export type { ChangePlan as PlannedChange } from "./schemas";

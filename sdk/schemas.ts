@@ -263,11 +263,11 @@ function clusterStateShape() {
 }
 
 /** The 202 body of POST {basePath}/brokers and PATCH {basePath}; decoded by a fast path first (see below). */
-export function plannedChangeSchema() {
-    return z.withParser(plannedChangeShape(), (input) => fastPlannedChange(input) ?? z.INVALID);
+export function changePlanSchema() {
+    return z.withParser(changePlanShape(), (input) => fastChangePlan(input) ?? z.INVALID);
 }
 
-function plannedChangeShape() {
+function changePlanShape() {
     return z.object({
         changeId: id(),
         currentTopology: listOf(brokerStateSchema()),
@@ -335,7 +335,8 @@ export type CompletedOperation = z.output<ReturnType<typeof completedOperationSc
 export type ChangeRecord = z.output<ReturnType<typeof changeRecordSchema>>;
 export type PendingChange = z.output<ReturnType<typeof pendingChangeSchema>>;
 export type ClusterState = z.output<ReturnType<typeof clusterStateShape>>;
-export type PlannedChange = z.output<ReturnType<typeof plannedChangeShape>>;
+/** The answer to a scale request (202): the change id, the topology now, the planned operations and the expected topology. */
+export type ChangePlan = z.output<ReturnType<typeof changePlanShape>>;
 export type TopologyBroker = z.output<ReturnType<typeof topologyBrokerSchema>>;
 export type GatewayTopology = z.output<ReturnType<typeof gatewayTopologySchema>>;
 
@@ -505,7 +506,7 @@ export function fastClusterState(value: unknown): ClusterState | undefined {
     return complete ? (state as ClusterState) : undefined;
 }
 
-export function fastPlannedChange(value: unknown): PlannedChange | undefined {
+export function fastChangePlan(value: unknown): ChangePlan | undefined {
     const fields = fieldsOf(value);
     if (fields === undefined) return undefined;
     const changeId = integerOrUndefined(fields.changeId);

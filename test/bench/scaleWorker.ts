@@ -7,7 +7,7 @@
 import { readFileSync } from "fs";
 import { performance } from "perf_hooks";
 import { HttpResponse, decodeJsonBody } from "../../sdk/http";
-import { clusterStateSchema, decoder, plannedChangeSchema } from "../../sdk/schemas";
+import { clusterStateSchema, decoder, changePlanSchema } from "../../sdk/schemas";
 
 export interface ScalePayload {
     name: "plan" | "clusterState";
@@ -47,7 +47,7 @@ function collectGarbage(): void {
 /** What the ClusterClient does with a response: decodeJsonBody with the answer's schema. */
 function sdkDecoder(name: ScalePayload["name"]): (res: HttpResponse) => unknown {
     if (name === "plan") {
-        const decodePlan = decoder("planned change", plannedChangeSchema);
+        const decodePlan = decoder("planned change", changePlanSchema);
         return (res) => decodeJsonBody(res, decodePlan);
     }
     const decodeState = decoder("cluster state", clusterStateSchema);

@@ -19,7 +19,7 @@ const PROGRAM = path.join(__dirname, "programs", "adminClients");
 const RUN_COMMANDS: Command[] = ["up", "refresh", "refresh"];
 const PASSPHRASE = "bench passphrase";
 
-export type TokenMethod = "engine: AdminClient resources through runPulumi" | "sdk: AdminClient (sdk) callers in separate processes";
+export type TokenMethod = "engine: AdminClient resources through runPulumi" | "sdk: AdminApiClient callers in separate processes";
 
 export interface TokenRun {
     command: string;
@@ -124,11 +124,11 @@ export async function benchTokens(emulator: BenchEmulator, options: TokenOptions
                 engineFailure = error instanceof Error ? error.message : String(error);
                 await emulator.reset({ rateLimitBlockSeconds: 10 });
                 rmSync(cacheDir, { recursive: true, force: true });
-                method = "sdk: AdminClient (sdk) callers in separate processes";
+                method = "sdk: AdminApiClient callers in separate processes";
                 runs = await runSdk(emulator, options, cacheDir);
             }
         } else {
-            method = "sdk: AdminClient (sdk) callers in separate processes";
+            method = "sdk: AdminApiClient callers in separate processes";
             runs = await runSdk(emulator, options, cacheDir);
         }
         const totals = count(await emulator.requests());

@@ -217,7 +217,7 @@ describe("the packed package, installed in a consumer project", function () {
         const loaded = JSON.parse(stdout) as { path: string; exports: string[]; sdk: string[]; hooks: string[] };
         assert.equal(loaded.path, join(consumer, "node_modules", "pulumi-platform", "dist", "index.js"));
         assert.deepEqual(loaded.exports, ["AdminClient", "ClusterScale", "getMembers", "getMembersOutput"]);
-        for (const name of ["AdminClient", "ClusterClient", "GatewayClient", "TokenClient", "waitForChange", "PlatformError"]) {
+        for (const name of ["AdminApiClient", "AdminClient", "ClusterClient", "GatewayClient", "TokenClient", "waitForChange", "PlatformError"]) {
             assert.ok(loaded.sdk.includes(name), `sdk.${name} is not exported`);
         }
         assert.ok(!loaded.hooks.includes(".ts"), "something registered a TypeScript loader");

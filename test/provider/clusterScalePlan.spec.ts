@@ -1,7 +1,7 @@
 // The plan as people read it: the reference's worked examples turned into preview lines.
 import * as assert from "assert";
 import { planLines, progressLine } from "../../provider/clusterScalePlan";
-import type { BrokerState, Operation, PlannedChange } from "../../sdk/schemas";
+import type { BrokerState, Operation, ChangePlan } from "../../sdk/schemas";
 
 const NO_TIME = { raw: null, epochMs: null };
 
@@ -22,7 +22,7 @@ function op(operation: string, fields: Partial<Operation> = {}): Operation {
 describe("ClusterScale: plan lines", () => {
     it("scale-down of the reference's example C: moves, a priority change, the removal and the expected layout", () => {
         // 3 brokers, 3 partitions, replication factor 2, scaled to brokers 0 and 1 (management-api.md §5.8).
-        const plan: PlannedChange = {
+        const plan: ChangePlan = {
             changeId: 2,
             currentTopology: [broker(0, { 1: 2, 3: 1 }), broker(1, { 1: 1, 2: 2 }), broker(2, { 2: 1, 3: 2 })],
             plannedChanges: [
@@ -47,7 +47,7 @@ describe("ClusterScale: plan lines", () => {
     });
 
     it("brokers and partitions added together (example E, shortened): additions, creations, and no moves for new partitions", () => {
-        const plan: PlannedChange = {
+        const plan: ChangePlan = {
             changeId: 4,
             currentTopology: [broker(0, { 1: 1 })],
             plannedChanges: [
@@ -70,7 +70,7 @@ describe("ClusterScale: plan lines", () => {
     });
 
     it("force removal: removed brokers and the replicas each partition keeps", () => {
-        const plan: PlannedChange = {
+        const plan: ChangePlan = {
             changeId: 3,
             currentTopology: [broker(0, { 1: 2, 2: 1 }), broker(1, { 2: 2 }), broker(2, { 1: 1 })],
             plannedChanges: [

@@ -10,11 +10,11 @@ import {
     clusterStateSchema,
     decoder,
     fastClusterState,
-    fastPlannedChange,
+    fastChangePlan,
     gatewayTopologySchema,
     memberListSchema,
     parseTimestamp,
-    plannedChangeSchema,
+    changePlanSchema,
     tokenResponseSchema,
 } from "../../sdk/schemas";
 
@@ -29,7 +29,7 @@ function decodeOk<T>(decode: (data: unknown) => { ok: true; value: T } | { ok: f
 }
 
 const decodeCluster = decoder("cluster state", clusterStateSchema);
-const decodePlan = decoder("planned change", plannedChangeSchema);
+const decodePlan = decoder("planned change", changePlanSchema);
 const decodeTopology = decoder("gateway topology", gatewayTopologySchema);
 
 describe("sdk schemas: reference samples", () => {
@@ -239,8 +239,8 @@ describe("sdk schemas: fast paths of the large answers", () => {
         },
         {
             name: "planned change",
-            fast: fastPlannedChange,
-            schema: plannedChangeSchema(),
+            fast: fastChangePlan,
+            schema: changePlanSchema(),
             samples: ["reference-5.8-post-brokers.json", "shape-force-removal-plan.json", "shape-empty-plan.json"],
         },
     ];

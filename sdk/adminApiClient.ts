@@ -6,7 +6,7 @@ import { Member, decoder, memberListSchema } from "./schemas";
 import { TokenClient, TokenClientOptions, TokenProvider } from "./tokenClient";
 import type { ConnectionSettings } from "./transport";
 
-export interface AdminClientOptions {
+export interface AdminApiClientOptions {
     /** Base URL of the administration API ({base_url}). */
     baseUrl: string;
     /** Where tokens come from; default: a TokenClient built from `token` (audience defaults to the base URL's host). */
@@ -19,13 +19,13 @@ export interface AdminClientOptions {
     connection?: ConnectionSettings;
 }
 
-export class AdminClient {
+export class AdminApiClient {
     readonly baseUrl: string;
     private readonly auth: ApiAuth;
     private readonly timeoutMs: number;
     private readonly connection: ConnectionSettings | undefined;
 
-    constructor(options: AdminClientOptions) {
+    constructor(options: AdminApiClientOptions) {
         this.baseUrl = options.baseUrl;
         const tokenProvider = options.tokenProvider ?? new TokenClient({ adminBaseUrl: options.baseUrl, connection: options.connection, ...options.token });
         this.auth = { tokenProvider };

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspect } from "node:util";
-import { AdminClient } from "../../sdk/adminClient";
+import { AdminApiClient } from "../../sdk/adminApiClient";
 import { AuthError } from "../../sdk/errors";
 import { clearTokenCache } from "../../sdk/tokenClient";
 import { DEMO, rejection, requestsTo, useEmulator, useTempDir } from "./support";
@@ -13,8 +13,8 @@ describe("sdk admin client", () => {
     const emulator = useEmulator();
     const tempDir = useTempDir();
 
-    function admin(): AdminClient {
-        return new AdminClient({ baseUrl: emulator().baseUrl, token: { ...DEMO, authUrl: emulator().authUrl, cacheDir: tempDir(), env: {} } });
+    function admin(): AdminApiClient {
+        return new AdminApiClient({ baseUrl: emulator().baseUrl, token: { ...DEMO, authUrl: emulator().authUrl, cacheDir: tempDir(), env: {} } });
     }
 
     it("lists the organization's members with one token for many calls", async () => {
@@ -31,7 +31,7 @@ describe("sdk admin client", () => {
     });
 
     it("takes credentials from the environment and the audience from the base URL", async () => {
-        const client = new AdminClient({
+        const client = new AdminApiClient({
             baseUrl: emulator().baseUrl,
             token: {
                 diskCache: false,
@@ -64,7 +64,7 @@ describe("sdk admin client", () => {
     it("a token the API keeps refusing ends in an AuthError with the server's reason and without the token", async () => {
         const token = "not-a-valid-token-0123456789";
         let invalidated = 0;
-        const client = new AdminClient({
+        const client = new AdminApiClient({
             baseUrl: emulator().baseUrl,
             tokenProvider: { getToken: async () => token, invalidate: () => void invalidated++ },
         });
