@@ -1,6 +1,6 @@
 // Package root: the Pulumi resources and the SDK under them. The Kubernetes helper is `pulumi-platform/kubernetes`.
-export { ClusterScale } from "./provider/clusterScale";
-export type { ClusterScaleArgs, KubernetesRouteArgs, ManagementAuthArgs, TlsArgs } from "./provider/clusterScale";
+export { ClusterScale } from "./provider/clusterScale/resource";
+export type { ClusterScaleArgs, KubernetesRouteArgs, ManagementAuthArgs, TlsArgs } from "./provider/clusterScale/resource";
 export type {
     BrokerLayout,
     BrokerStateName,
@@ -10,11 +10,11 @@ export type {
     PartitionReplica,
     PartitionStateName,
     PlannedChange as ClusterPlannedChange,
-} from "./provider/clusterScaleTypes";
-export { AdminClient } from "./provider/adminClient";
-export type { AdminClientArgs } from "./provider/adminClient";
-export type { OrganizationMember } from "./provider/adminClientTypes";
-export { getMembers, getMembersOutput } from "./provider/getMembers";
-export type { GetMembersArgs, GetMembersOutputArgs } from "./provider/getMembers";
+} from "./provider/clusterScale/types";
+export { AdminClient } from "./provider/adminClient/resource";
+export type { AdminClientArgs } from "./provider/adminClient/resource";
+export type { OrganizationMember } from "./provider/adminClient/types";
+export { getMembers, getMembersOutput } from "./provider/adminClient/getMembers";
+export type { GetMembersArgs, GetMembersOutputArgs } from "./provider/adminClient/getMembers";
 // The typed clients the resources are built on, for scripts: `import { sdk } from "pulumi-platform"`.
 export * as sdk from "./sdk";

@@ -1,10 +1,10 @@
 // Client of the organization administration API: bearer-token requests under {baseUrl}.
 
-import { ApiAuth, CallOptions, requestJsonWithAuth } from "./apiAuth";
-import { DEFAULT_TIMEOUT_MS, joinUrl } from "./http";
+import { ApiAuth, CallOptions, requestJsonWithAuth } from "./auth/apiAuth";
+import { DEFAULT_TIMEOUT_MS, joinUrl } from "./http/request";
 import { Member, decoder, memberListSchema } from "./schemas";
-import { TokenClient, TokenClientOptions, TokenProvider } from "./tokenClient";
-import type { ConnectionSettings } from "./transport";
+import { TokenClient, TokenClientOptions, TokenProvider } from "./auth/tokenClient";
+import type { ConnectionSettings } from "./http/transport";
 
 export interface AdminApiClientOptions {
     /** Base URL of the administration API ({base_url}). */

@@ -34,11 +34,8 @@ export interface OperationSummary {
 
 const MAX_SERVER_MESSAGE_LENGTH = 500;
 
-// Written for Pulumi's closure serializer, which turns classes into plain constructor functions:
-// - every class has an explicit constructor (an implicit one loses its arguments);
-// - every class names itself on its prototype (without an own prototype property the serializer
-//   drops the prototype chain, and instanceof fails);
-// - PlatformError sets message and stack itself (calling Error as a function does not set them).
+// Every class names itself on its prototype, so that its name heads the stack trace and survives bundlers
+// that rename classes.
 
 export class PlatformError extends Error {
     /** The message without the request and server parts. */
@@ -52,8 +49,6 @@ export class PlatformError extends Error {
     constructor(summary: string, details: PlatformErrorDetails = {}) {
         const message = composeMessage(summary, details);
         super(message);
-        this.message = message;
-        if (this.stack === undefined) Error.captureStackTrace(this, this.constructor);
         this.summary = summary;
         this.request = details.request;
         this.status = details.status;
@@ -65,19 +60,11 @@ export class PlatformError extends Error {
 PlatformError.prototype.name = "PlatformError";
 
 /** 400: the server refused the request as invalid; `serverMessage` says why. */
-export class InvalidRequestError extends PlatformError {
-    constructor(summary: string, details: PlatformErrorDetails = {}) {
-        super(summary, details);
-    }
-}
+export class InvalidRequestError extends PlatformError {}
 InvalidRequestError.prototype.name = "InvalidRequestError";
 
 /** 401/403 from an API, or any failure to obtain a token (bad credentials, missing configuration). */
-export class AuthError extends PlatformError {
-    constructor(summary: string, details: PlatformErrorDetails = {}) {
-        super(summary, details);
-    }
-}
+export class AuthError extends PlatformError {}
 AuthError.prototype.name = "AuthError";
 
 /** 409: another change is in progress. `pendingChangeId` is set when it could be learned. */
@@ -115,43 +102,23 @@ export class ServerError extends PlatformError {
 ServerError.prototype.name = "ServerError";
 
 /** Any other unexpected status (404 for a wrong base path, 405, 501, ...). */
-export class UnexpectedStatusError extends PlatformError {
-    constructor(summary: string, details: PlatformErrorDetails = {}) {
-        super(summary, details);
-    }
-}
+export class UnexpectedStatusError extends PlatformError {}
 UnexpectedStatusError.prototype.name = "UnexpectedStatusError";
 
 /** The connection failed: refused, reset, closed early, name not resolved. */
-export class UnreachableError extends PlatformError {
-    constructor(summary: string, details: PlatformErrorDetails = {}) {
-        super(summary, details);
-    }
-}
+export class UnreachableError extends PlatformError {}
 UnreachableError.prototype.name = "UnreachableError";
 
 /** The TLS handshake failed: the server's certificate is not trusted, or the server refused the client's. Not transient. */
-export class TlsError extends PlatformError {
-    constructor(summary: string, details: PlatformErrorDetails = {}) {
-        super(summary, details);
-    }
-}
+export class TlsError extends PlatformError {}
 TlsError.prototype.name = "TlsError";
 
 /** The request did not complete within its time limit. */
-export class RequestTimeoutError extends PlatformError {
-    constructor(summary: string, details: PlatformErrorDetails = {}) {
-        super(summary, details);
-    }
-}
+export class RequestTimeoutError extends PlatformError {}
 RequestTimeoutError.prototype.name = "RequestTimeoutError";
 
 /** The caller's AbortSignal fired. */
-export class AbortedError extends PlatformError {
-    constructor(summary: string, details: PlatformErrorDetails = {}) {
-        super(summary, details);
-    }
-}
+export class AbortedError extends PlatformError {}
 AbortedError.prototype.name = "AbortedError";
 
 /** The response was not the JSON the interface defines; `problem` says briefly what was wrong. */
@@ -179,19 +146,11 @@ export class ChangeError extends PlatformError {
 ChangeError.prototype.name = "ChangeError";
 
 /** The change did not complete in time. It may still be running: wait again with the same id. */
-export class ChangeTimeoutError extends ChangeError {
-    constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
-        super(summary, details);
-    }
-}
+export class ChangeTimeoutError extends ChangeError {}
 ChangeTimeoutError.prototype.name = "ChangeTimeoutError";
 
 /** The change was cancelled (DELETE /changes/{id}); operations already applied stay applied. */
-export class ChangeCancelledError extends ChangeError {
-    constructor(summary: string, details: PlatformErrorDetails & { changeId: number; progress?: ChangeProgress }) {
-        super(summary, details);
-    }
-}
+export class ChangeCancelledError extends ChangeError {}
 ChangeCancelledError.prototype.name = "ChangeCancelledError";
 
 /** The change ended with a status other than COMPLETED or CANCELLED (e.g. FAILED). */

@@ -1,9 +1,5 @@
 // The SDK: typed clients for the token issuer, the administration API, the cluster management API and
 // the gateway topology. It knows nothing of Pulumi and can be used by any script.
-//
-// Under a Pulumi dynamic provider, build clients inside the provider's methods from configuration;
-// never capture them in the provider object: a captured TokenClient would put its secret into the
-// serialized provider.
 
 export { AdminApiClient } from "./adminApiClient";
 export type { AdminApiClientOptions } from "./adminApiClient";
@@ -11,11 +7,11 @@ export type { AdminApiClientOptions } from "./adminApiClient";
 export { AdminApiClient as AdminClient } from "./adminApiClient";
 /** @deprecated Renamed AdminApiClientOptions. */
 export type { AdminApiClientOptions as AdminClientOptions } from "./adminApiClient";
-export type { ApiAuth, CallOptions } from "./apiAuth";
-export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./changeWaiter";
-export type { ChangeOutcome, WaitForChangeOptions } from "./changeWaiter";
-export { ClusterClient, DEFAULT_BASE_PATH } from "./clusterClient";
-export type { ClusterClientOptions, ClusterPatch, PatchClusterOptions, ScaleBrokersOptions } from "./clusterClient";
+export type { ApiAuth, CallOptions } from "./auth/apiAuth";
+export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./cluster/changeWaiter";
+export type { ChangeOutcome, WaitForChangeOptions } from "./cluster/changeWaiter";
+export { ClusterClient, DEFAULT_BASE_PATH } from "./cluster/clusterClient";
+export type { ClusterClientOptions, ClusterPatch, PatchClusterOptions, ScaleBrokersOptions } from "./cluster/clusterClient";
 export {
     AbortedError,
     AuthError,
@@ -36,10 +32,10 @@ export {
     UnreachableError,
 } from "./errors";
 export type { ChangeProgress, OperationSummary, RequestDescription } from "./errors";
-export { GatewayClient } from "./gatewayClient";
-export type { GatewayClientOptions } from "./gatewayClient";
-export { isTransientError } from "./http";
-export type { RetryPolicy } from "./http";
+export { GatewayClient } from "./cluster/gatewayClient";
+export type { GatewayClientOptions } from "./cluster/gatewayClient";
+export { isTransientError } from "./http/request";
+export type { RetryPolicy } from "./http/request";
 export { KNOWN_OPERATIONS, parseTimestamp } from "./schemas";
 export type {
     BrokerState,
@@ -57,10 +53,10 @@ export type {
     TokenResponse,
     TopologyBroker,
 } from "./schemas";
-export { TokenClient, clearTokenCache } from "./tokenClient";
-export type { ConnectionSettings, TlsSettings } from "./transport";
-export { resolveServiceRoute } from "./kubernetesRoute";
-export type { KubernetesServiceRoute, ResolvedServiceRoute } from "./kubernetesRoute";
-export type { GetTokenOptions, TokenClientOptions, TokenInfo, TokenProvider } from "./tokenClient";
+export { TokenClient, clearTokenCache } from "./auth/tokenClient";
+export type { ConnectionSettings, TlsSettings } from "./http/transport";
+export { resolveServiceRoute } from "./http/kubernetesRoute";
+export type { KubernetesServiceRoute, ResolvedServiceRoute } from "./http/kubernetesRoute";
+export type { GetTokenOptions, TokenClientOptions, TokenInfo, TokenProvider } from "./auth/tokenClient";
 /** @deprecated The answer to a scale request is a `ChangePlan`; a `PlannedChange` of the resources is one of its operations. */
 export type { ChangePlan as PlannedChange } from "./schemas";

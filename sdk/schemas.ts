@@ -1,14 +1,11 @@
 // zod schemas of every response of the four interfaces, and the types inferred from them.
 //
-// Schemas are built by factory functions, never at module level, because Pulumi's closure serializer
-// cannot capture a built zod schema. Built schemas are memoized on globalThis (see `cachedSchema`).
-//
 // Lenient where the platform varies between releases: absent and empty lists alike, unknown fields
 // dropped, operation and state names accepted as any string, timestamps in every observed format.
 // Strict where a wrong value would mislead: ids, versions and counts must be integers.
 
 import { z } from "zod";
-import type { DecodeResult } from "./http";
+import type { DecodeResult } from "./http/request";
 
 /** Operation names known today; servers add new ones in every minor release, so any string is accepted. */
 export const KNOWN_OPERATIONS = [
@@ -135,210 +132,168 @@ function optionalOf<T extends z.ZodType>(schema: T) {
     return schema.nullish().transform((value): z.output<T> | undefined => (value === null ? undefined : value));
 }
 
-export function timestampSchema() {
-    return z
-        .string()
-        .nullish()
-        .transform((raw): Timestamp => ({ raw: raw ?? null, epochMs: raw === undefined || raw === null ? null : parseTimestamp(raw) }));
-}
+export const timestampSchema = z
+    .string()
+    .nullish()
+    .transform((raw): Timestamp => ({ raw: raw ?? null, epochMs: raw === undefined || raw === null ? null : parseTimestamp(raw) }));
 
 // ---------------------------------------------------------------------------------------------------
 // Token issuer
 
-export function tokenResponseSchema() {
-    return z.object({
-        access_token: z.string().min(1),
-        expires_in: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().positive()),
-        refresh_expires_in: optionalOf(z.number()),
-        token_type: optionalOf(z.string()),
-        "not-before-policy": optionalOf(z.number()),
-    });
-}
+export const tokenResponseSchema = z.object({
+    access_token: z.string().min(1),
+    expires_in: z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]).pipe(z.number().positive()),
+    refresh_expires_in: optionalOf(z.number()),
+    token_type: optionalOf(z.string()),
+    "not-before-policy": optionalOf(z.number()),
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Administration API
 
-export function memberSchema() {
-    return z.object({
-        name: z.string(),
-        email: z.string(),
-        roles: listOf(z.string()),
-        invitePending: z
-            .boolean()
-            .nullish()
-            .transform((value) => value ?? false),
-    });
-}
+export const memberSchema = z.object({
+    name: z.string(),
+    email: z.string(),
+    roles: listOf(z.string()),
+    invitePending: z
+        .boolean()
+        .nullish()
+        .transform((value) => value ?? false),
+});
 
-export function memberListSchema() {
-    return z.array(memberSchema());
-}
+export const memberListSchema = z.array(memberSchema);
 
 // ---------------------------------------------------------------------------------------------------
 // Cluster management API
 
-export function exporterSchema() {
-    return z.object({ id: z.string(), state: z.string() });
-}
+export const exporterSchema = z.object({ id: z.string(), state: z.string() });
 
-export function partitionConfigSchema() {
-    return z.object({
-        exporting: optionalOf(z.object({ exporters: listOf(exporterSchema()) })),
-    });
-}
+export const partitionConfigSchema = z.object({
+    exporting: optionalOf(z.object({ exporters: listOf(exporterSchema) })),
+});
 
-export function partitionStateSchema() {
-    return z.object({
-        id: id(),
-        state: z.string(),
-        priority: z.number().int(),
-        config: optionalOf(partitionConfigSchema()),
-    });
-}
+export const partitionStateSchema = z.object({
+    id: id(),
+    state: z.string(),
+    priority: z.number().int(),
+    config: optionalOf(partitionConfigSchema),
+});
 
-export function brokerStateSchema() {
-    return z.object({
-        id: id(),
-        state: z.string(),
-        version: z.number().int(),
-        lastUpdatedAt: timestampSchema(),
-        partitions: listOf(partitionStateSchema()),
-    });
-}
+export const brokerStateSchema = z.object({
+    id: id(),
+    state: z.string(),
+    version: z.number().int(),
+    lastUpdatedAt: timestampSchema,
+    partitions: listOf(partitionStateSchema),
+});
 
-function operationFields() {
-    return {
-        operation: z.string().min(1),
-        brokerId: optionalOf(id()),
-        partitionId: optionalOf(id()),
-        priority: optionalOf(z.number().int()),
-        brokers: listOf(id()),
-        exporterId: optionalOf(z.string()),
-    };
-}
+const operationFields = {
+    operation: z.string().min(1),
+    brokerId: optionalOf(id()),
+    partitionId: optionalOf(id()),
+    priority: optionalOf(z.number().int()),
+    brokers: listOf(id()),
+    exporterId: optionalOf(z.string()),
+};
 
 /** An entry of plannedChanges and pendingChange.pending. */
-export function operationSchema() {
-    return z.object(operationFields());
-}
+export const operationSchema = z.object(operationFields);
 
 /** An entry of pendingChange.completed. */
-export function completedOperationSchema() {
-    return z.object({ ...operationFields(), completedAt: timestampSchema() });
-}
+export const completedOperationSchema = z.object({ ...operationFields, completedAt: timestampSchema });
 
 /** lastChange: the last change that ended (COMPLETED, CANCELLED, ...). */
-export function changeRecordSchema() {
-    return z.object({
-        id: id(),
-        status: z.string(),
-        startedAt: timestampSchema(),
-        completedAt: timestampSchema(),
-    });
-}
+export const changeRecordSchema = z.object({
+    id: id(),
+    status: z.string(),
+    startedAt: timestampSchema,
+    completedAt: timestampSchema,
+});
 
 /** pendingChange: the change running now. */
-export function pendingChangeSchema() {
-    return z.object({
-        id: id(),
-        status: z.string(),
-        completed: listOf(completedOperationSchema()),
-        pending: listOf(operationSchema()),
-    });
-}
+export const pendingChangeSchema = z.object({
+    id: id(),
+    status: z.string(),
+    completed: listOf(completedOperationSchema),
+    pending: listOf(operationSchema),
+});
+
+const clusterStateShape = z.object({
+    version: z.number().int(),
+    brokers: listOf(brokerStateSchema),
+    lastChange: optionalOf(changeRecordSchema),
+    pendingChange: optionalOf(pendingChangeSchema),
+    clusterId: optionalOf(z.string()),
+});
 
 /** GET {basePath} and the body of a successful cancel; decoded by a fast path first (see below). */
-export function clusterStateSchema() {
-    return z.withParser(clusterStateShape(), (input) => fastClusterState(input) ?? z.INVALID);
-}
+export const clusterStateSchema = z.withParser(clusterStateShape, (input) => fastClusterState(input) ?? z.INVALID);
 
-function clusterStateShape() {
-    return z.object({
-        version: z.number().int(),
-        brokers: listOf(brokerStateSchema()),
-        lastChange: optionalOf(changeRecordSchema()),
-        pendingChange: optionalOf(pendingChangeSchema()),
-        clusterId: optionalOf(z.string()),
-    });
-}
+const changePlanShape = z.object({
+    changeId: id(),
+    currentTopology: listOf(brokerStateSchema),
+    plannedChanges: listOf(operationSchema),
+    expectedTopology: listOf(brokerStateSchema),
+});
 
 /** The 202 body of POST {basePath}/brokers and PATCH {basePath}; decoded by a fast path first (see below). */
-export function changePlanSchema() {
-    return z.withParser(changePlanShape(), (input) => fastChangePlan(input) ?? z.INVALID);
-}
-
-function changePlanShape() {
-    return z.object({
-        changeId: id(),
-        currentTopology: listOf(brokerStateSchema()),
-        plannedChanges: listOf(operationSchema()),
-        expectedTopology: listOf(brokerStateSchema()),
-    });
-}
+export const changePlanSchema = z.withParser(changePlanShape, (input) => fastChangePlan(input) ?? z.INVALID);
 
 // ---------------------------------------------------------------------------------------------------
 // Gateway topology
 
-export function topologyPartitionSchema() {
-    return z.object({ partitionId: id(), role: z.string(), health: z.string() });
-}
+export const topologyPartitionSchema = z.object({ partitionId: id(), role: z.string(), health: z.string() });
 
-export function topologyBrokerSchema() {
-    return z.object({
-        nodeId: id(),
-        host: z.string(),
-        port: z.number().int(),
-        partitions: listOf(topologyPartitionSchema()),
-        version: optionalOf(z.string()),
-    });
-}
+export const topologyBrokerSchema = z.object({
+    nodeId: id(),
+    host: z.string(),
+    port: z.number().int(),
+    partitions: listOf(topologyPartitionSchema),
+    version: optionalOf(z.string()),
+});
 
 /**
  * lastCompletedChangeId is sent as a string. Parsed to a number; null when no change completed yet
  * ("-1" or ""), undefined when the gateway does not report it (releases before 8.8).
  */
-export function changeIdTextSchema() {
-    return z
-        .union([z.string().regex(/^\s*-?\d*\s*$/, "expected a change id (digits)"), z.number().int()])
-        .optional()
-        .transform((value): number | null | undefined => {
-            if (value === undefined) return undefined;
-            const text = String(value).trim();
-            if (text === "") return null;
-            const parsed = Number(text);
-            return parsed < 0 ? null : parsed;
-        });
-}
-
-export function gatewayTopologySchema() {
-    return z.object({
-        brokers: listOf(topologyBrokerSchema()),
-        clusterSize: z.number().int(),
-        partitionsCount: z.number().int(),
-        replicationFactor: z.number().int(),
-        gatewayVersion: optionalOf(z.string()),
-        lastCompletedChangeId: changeIdTextSchema(),
+export const changeIdTextSchema = z
+    .union([z.string().regex(/^\s*-?\d*\s*$/, "expected a change id (digits)"), z.number().int()])
+    .optional()
+    .transform((value): number | null | undefined => {
+        if (value === undefined) return undefined;
+        const text = String(value).trim();
+        if (text === "") return null;
+        const parsed = Number(text);
+        return parsed < 0 ? null : parsed;
     });
-}
+
+export const gatewayTopologySchema = z.object({
+    brokers: listOf(topologyBrokerSchema),
+    clusterSize: z.number().int(),
+    partitionsCount: z.number().int(),
+    replicationFactor: z.number().int(),
+    gatewayVersion: optionalOf(z.string()),
+    lastCompletedChangeId: changeIdTextSchema,
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Types
 
-export type TokenResponse = z.output<ReturnType<typeof tokenResponseSchema>>;
-export type Member = z.output<ReturnType<typeof memberSchema>>;
-export type Exporter = z.output<ReturnType<typeof exporterSchema>>;
-type PartitionConfig = z.output<ReturnType<typeof partitionConfigSchema>>;
-export type PartitionState = z.output<ReturnType<typeof partitionStateSchema>>;
-export type BrokerState = z.output<ReturnType<typeof brokerStateSchema>>;
-export type Operation = z.output<ReturnType<typeof operationSchema>>;
-export type CompletedOperation = z.output<ReturnType<typeof completedOperationSchema>>;
-export type ChangeRecord = z.output<ReturnType<typeof changeRecordSchema>>;
-export type PendingChange = z.output<ReturnType<typeof pendingChangeSchema>>;
-export type ClusterState = z.output<ReturnType<typeof clusterStateShape>>;
+export type TokenResponse = z.output<typeof tokenResponseSchema>;
+export type Member = z.output<typeof memberSchema>;
+export type Exporter = z.output<typeof exporterSchema>;
+type PartitionConfig = z.output<typeof partitionConfigSchema>;
+export type PartitionState = z.output<typeof partitionStateSchema>;
+export type BrokerState = z.output<typeof brokerStateSchema>;
+export type Operation = z.output<typeof operationSchema>;
+export type CompletedOperation = z.output<typeof completedOperationSchema>;
+export type ChangeRecord = z.output<typeof changeRecordSchema>;
+export type PendingChange = z.output<typeof pendingChangeSchema>;
+export type ClusterState = z.output<typeof clusterStateShape>;
 /** The answer to a scale request (202): the change id, the topology now, the planned operations and the expected topology. */
-export type ChangePlan = z.output<ReturnType<typeof changePlanShape>>;
-export type TopologyBroker = z.output<ReturnType<typeof topologyBrokerSchema>>;
-export type GatewayTopology = z.output<ReturnType<typeof gatewayTopologySchema>>;
+export type ChangePlan = z.output<typeof changePlanShape>;
+export type TopologyBroker = z.output<typeof topologyBrokerSchema>;
+export type GatewayTopology = z.output<typeof gatewayTopologySchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // Fast paths of the large answers
@@ -438,7 +393,7 @@ function fastBroker(value: unknown): BrokerState | undefined {
     return { id, state, version, lastUpdatedAt, partitions };
 }
 
-/** The fields of operationFields(), in their order. */
+/** The fields of operationFields, in their order. */
 function fastOperationFields(fields: Fields): Fields | undefined {
     const operation = stringOrUndefined(fields.operation);
     if (operation === undefined || operation.length === 0) return undefined;
@@ -522,26 +477,10 @@ export function fastChangePlan(value: unknown): ChangePlan | undefined {
 // ---------------------------------------------------------------------------------------------------
 // Decoding
 
-/**
- * Builds a schema once per process. The memo lives on globalThis, not in a module variable, so that
- * the serialized copies of this module never capture a built schema.
- */
-export function cachedSchema<T extends z.ZodType>(name: string, build: () => T): T {
-    // The key is made here, not in a module constant: the closure serializer cannot capture symbols.
-    const key = Symbol.for("pulumi-platform.schemas.v2");
-    const holder = globalThis as unknown as Record<symbol, Map<string, z.ZodType> | undefined>;
-    const cache = (holder[key] ??= new Map<string, z.ZodType>());
-    const existing = cache.get(name);
-    if (existing) return existing as T;
-    const schema = build();
-    cache.set(name, schema);
-    return schema;
-}
-
 /** A decoder for decodeJsonBody: validates and describes at most three problems, never echoing values. */
-export function decoder<T extends z.ZodType>(name: string, build: () => T): (data: unknown) => DecodeResult<z.output<T>> {
+export function decoder<T extends z.ZodType>(name: string, schema: T): (data: unknown) => DecodeResult<z.output<T>> {
     return (data) => {
-        const result = cachedSchema(name, build).safeParse(data);
+        const result = schema.safeParse(data);
         if (result.success) return { ok: true, value: result.data };
         const problems = result.error.issues.slice(0, 3).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
         const more = result.error.issues.length > 3 ? ` (and ${result.error.issues.length - 3} more)` : "";

@@ -12,6 +12,7 @@ import { BenchDocument, SectionName, SectionResult, summarizeTargets } from "./f
 import { TRIVIAL, adminClientHosted, clusterScaleColdStartCases, clusterScaleUnavailable, trivialHosted } from "./hostedProviders";
 import { benchPreviewCost } from "./previewCost";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
+import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
 import { DEFAULT_TOKENS, TokenOptions, benchTokens } from "./tokens";
 
 export interface BenchOptions {
@@ -19,13 +20,14 @@ export interface BenchOptions {
     lag: { cases: ChangeCase[]; repeats: number; fixedIntervalsMs: number[] };
     scale: ScaleOptions;
     tokens: TokenOptions;
+    state: StateOptions;
     /** Fresh hosts per provider. */
     coldStartRounds: number;
     /** Diffs timed on a warm host. */
     previewDiffs: number;
 }
 
-export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost"];
+export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state"];
 
 /** The full run: about 3 minutes on 2 cores. */
 export const FULL_OPTIONS: BenchOptions = {
@@ -33,6 +35,7 @@ export const FULL_OPTIONS: BenchOptions = {
     lag: { cases: DEFAULT_CASES, repeats: 15, fixedIntervalsMs: DEFAULT_FIXED_INTERVALS_MS },
     scale: DEFAULT_SCALE,
     tokens: DEFAULT_TOKENS,
+    state: DEFAULT_STATE,
     coldStartRounds: 5,
     previewDiffs: 20,
 };
@@ -43,6 +46,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     lag: { cases: [changeCase(5, 10)], repeats: 2, fixedIntervalsMs: [100] },
     scale: { fromBrokers: 4, toBrokers: 8, partitions: 16, replicationFactor: 3, iterations: 2 },
     tokens: { resources: 3, runs: 2, method: "sdk" },
+    state: { largeBrokers: 6, largePartitions: 12 },
     coldStartRounds: 1,
     previewDiffs: 2,
 };
@@ -89,6 +93,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
             else document.skipped.push({ section: "coldStart", reason: `ClusterScale not measured: ${unavailable}`, failed: false });
             record("coldStart", await benchColdStart(providers, TRIVIAL, options.coldStartRounds));
         },
+        state: async () => record("state", await benchState(emulator, options.state)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

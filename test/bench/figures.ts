@@ -24,7 +24,7 @@ export interface Figure {
     samples?: number;
 }
 
-export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart";
+export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -32,6 +32,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     tokens: "3. Tokens",
     scale: "4. Scale: decoding large answers",
     coldStart: "5. Host cold start",
+    state: "6. State size and host memory",
 };
 
 /** What one benchmark section returns. */

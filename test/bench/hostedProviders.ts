@@ -1,12 +1,13 @@
 // Our providers (and the trivial yardstick) as the engine hands them to the dynamic-provider host:
-// serialized exactly as dynamic.Resource serializes them, with the stack config and the inputs of one
+// serialized exactly as dynamic.Resource serializes them (our resources: the shims that require dist/), with the stack config and the inputs of one
 // resource aimed at an emulator.
 
 import { runtime } from "@pulumi/pulumi";
 import { DEMO_CLIENT } from "../emulator/settings";
 import type { EmulatorUrls } from "../emulator/emulator";
-import { adminClientProvider } from "../../provider/adminClientProvider";
-import { clusterScaleProvider } from "../../provider/clusterScaleProvider";
+import { adminClientShim } from "../../provider/adminClient/resource";
+import { clusterScaleProvider } from "../../provider/clusterScale/provider";
+import { clusterScaleShim } from "../../provider/clusterScale/resource";
 import { BENCH_PROJECT, HostedProvider } from "./coldStart";
 import { trivialProvider } from "./trivialProvider";
 
@@ -18,7 +19,7 @@ async function serialize(provider: object): Promise<string> {
 export function clusterScaleUnavailable(): string | undefined {
     const provider = clusterScaleProvider as Partial<Record<"check" | "diff", unknown>>;
     const missing = (["check", "diff"] as const).filter((method) => typeof provider[method] !== "function");
-    return missing.length === 0 ? undefined : `provider/clusterScaleProvider.ts has no ${missing.join(" or ")} yet`;
+    return missing.length === 0 ? undefined : `provider/clusterScale/provider.ts has no ${missing.join(" or ")} yet`;
 }
 
 export const TRIVIAL = "trivial";
@@ -40,7 +41,7 @@ export async function clusterScaleHosted(urls: EmulatorUrls, layout: Record<stri
         key: "clusterScale",
         name: "ClusterScale",
         type: "pulumi-nodejs:dynamic/platform:ClusterScale",
-        serialized: await serialize(clusterScaleProvider),
+        serialized: await serialize(clusterScaleShim),
         config: {},
         inputs: {
             resourceName: "cluster",
@@ -68,7 +69,7 @@ export async function adminClientHosted(urls: EmulatorUrls): Promise<HostedProvi
         key: "adminClient",
         name: "AdminClient",
         type: "pulumi-nodejs:dynamic/platform:AdminClient",
-        serialized: await serialize(adminClientProvider),
+        serialized: await serialize(adminClientShim),
         config: { [`${BENCH_PROJECT}:unused`]: "x" },
         inputs: {
             resourceName: "admin",

@@ -20,6 +20,8 @@ import { max, median, round } from "./stats";
 
 export const TARGET_DRY_RUNS_PER_DIFF = 1;
 export const TARGET_TOKEN_REQUESTS_PER_DIFF = 0;
+/** What a diff through the host may add to the bare dry-run request (median). */
+export const TARGET_DIFF_OVER_DRY_RUN_MS = 15;
 const REPOSITORY_ROOT = path.resolve(__dirname, "..", "..");
 
 export interface RequestCounts {
@@ -238,6 +240,15 @@ export function previewFigures(
                 bareDryRunMs.length,
             ),
             figure("previewCost", "diffToDryRunRatio", "diff latency / bare dry-run latency", round(diffMs / dryRunMs, 1), "x", null, warm.length),
+            figure(
+                "previewCost",
+                "diffOverDryRunMs",
+                "diff latency minus bare dry-run latency, medians",
+                round(diffMs - dryRunMs, 1),
+                "ms",
+                { op: "<=", value: TARGET_DIFF_OVER_DRY_RUN_MS },
+                warm.length,
+            ),
         );
     }
     return figures;

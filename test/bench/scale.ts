@@ -17,7 +17,7 @@ import { ScalePayload, ScaleWorkerResult } from "./scaleWorker";
 import { median, round } from "./stats";
 import { runTsChild } from "./tsChild";
 
-export const TARGET_DECODE_RATIO = 3;
+export const TARGET_DECODE_RATIO = 2;
 
 export interface ScaleOptions {
     /** Brokers before and after the scale-up, partitions and replication factor. */

@@ -6,7 +6,7 @@
 
 import { readFileSync } from "fs";
 import { performance } from "perf_hooks";
-import { HttpResponse, decodeJsonBody } from "../../sdk/http";
+import { HttpResponse, decodeJsonBody } from "../../sdk/http/request";
 import { clusterStateSchema, decoder, changePlanSchema } from "../../sdk/schemas";
 
 export interface ScalePayload {

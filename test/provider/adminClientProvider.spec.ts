@@ -6,7 +6,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { DynamicHost, HostCallError, UNKNOWN } from "../engine";
 import type { PropertyMap } from "../engine";
-import { adminClientProvider } from "../../provider/adminClientProvider";
+import { adminClientShim } from "../../provider/adminClient/resource";
 import { CLIENT, JWT, PROGRAMS, ROTATED_SECRET, sleep, useAdminEmulator, useWorkDir } from "./adminClientSupport";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -15,12 +15,12 @@ const requireFromString = require("require-from-string") as (code: string) => { 
 const URN = "urn:pulumi:test::admin-clients::pulumi-nodejs:dynamic/platform:AdminClient::";
 
 async function serializedProvider(): Promise<string> {
-    return (await pulumi.runtime.serializeFunction(() => adminClientProvider, { allowSecrets: true })).text;
+    return (await pulumi.runtime.serializeFunction(() => adminClientShim, { allowSecrets: true })).text;
 }
 
 describe("AdminClient provider: serialized and loaded back", function () {
     it("serializes without capturing anything secret, and the loaded copy checks settings without a request", async () => {
-        const serialized = await pulumi.runtime.serializeFunction(() => adminClientProvider, { allowSecrets: true });
+        const serialized = await pulumi.runtime.serializeFunction(() => adminClientShim, { allowSecrets: true });
         assert.equal(serialized.containsSecrets, false);
         const provider = requireFromString(serialized.text).handler();
         await provider.configure!({

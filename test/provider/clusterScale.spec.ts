@@ -1,8 +1,8 @@
 // ClusterScale through the real dynamic-provider host (test/engine) against the emulator: what preview shows and
 // sends, what up applies and records, what refresh finds, and what destroy leaves alone.
 import * as assert from "assert";
-import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScaleTypes";
-import { waitForChange } from "../../sdk/changeWaiter";
+import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScale/types";
+import { waitForChange } from "../../sdk/cluster/changeWaiter";
 import { ClusterScaleFixture, apiLayout, dryRuns, failed, layout, mutating, output, printed, requestLine, succeeded } from "./clusterScaleSupport";
 
 describe("ClusterScale: preview, up, refresh and destroy", function () {

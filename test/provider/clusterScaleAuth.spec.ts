@@ -2,7 +2,7 @@
 // cache) or fixed headers. A credential given as the `auth` input is also kept as the `auth` output, encrypted in
 // the state (refresh and destroy get only the old outputs); it never shows in output lines or in plain text.
 import * as assert from "assert";
-import { waitForChange } from "../../sdk/changeWaiter";
+import { waitForChange } from "../../sdk/cluster/changeWaiter";
 import { DEMO_CLIENT } from "../emulator";
 import { isSecret } from "../engine";
 import { AuthGate } from "./clusterScaleAuthGate";

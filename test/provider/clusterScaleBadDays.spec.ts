@@ -2,8 +2,8 @@
 // program did not ask for, and every failure says what happened and leaves a state the next up resumes from.
 // Each case runs through the real provider host against the emulator, as an operator would meet it.
 import * as assert from "assert";
-import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScaleTypes";
-import { waitForChange } from "../../sdk/changeWaiter";
+import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScale/types";
+import { waitForChange } from "../../sdk/cluster/changeWaiter";
 import { unusedPort } from "../support/ports";
 import { ClusterScaleFixture, dryRuns, failed, layout, mutating, output, printed, requestLine, succeeded } from "./clusterScaleSupport";
 

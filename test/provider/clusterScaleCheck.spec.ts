@@ -5,7 +5,7 @@ import * as assert from "assert";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { clusterScaleProvider } from "../../provider/clusterScaleProvider";
+import { clusterScaleShim } from "../../provider/clusterScale/resource";
 import { RunningEmulator, startEmulator } from "../emulator";
 import { DynamicHost, PropertyMap, UNKNOWN, runPulumi } from "../engine";
 import { PROGRAM, PROJECT, mutating } from "./clusterScaleSupport";
@@ -22,7 +22,7 @@ describe("ClusterScale: check and diff through the dynamic-provider host", funct
 
     before(async () => {
         emulator = await startEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
-        serialized = (await pulumi.runtime.serializeFunction(() => clusterScaleProvider, { allowSecrets: true })).text;
+        serialized = (await pulumi.runtime.serializeFunction(() => clusterScaleShim, { allowSecrets: true })).text;
         host = await DynamicHost.start({
             cwd: PROGRAM,
             project: PROJECT,

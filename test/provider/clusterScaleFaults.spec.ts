@@ -2,8 +2,8 @@
 // timeout (and the next up that resumes it), a change someone else started, and a management API that cannot
 // be reached during preview.
 import * as assert from "assert";
-import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScaleTypes";
-import { waitForChange } from "../../sdk/changeWaiter";
+import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScale/types";
+import { waitForChange } from "../../sdk/cluster/changeWaiter";
 import { unusedPort } from "../support/ports";
 import { ClusterScaleFixture, dryRuns, failed, layout, mutating, output, printed, requestLine, succeeded } from "./clusterScaleSupport";
 

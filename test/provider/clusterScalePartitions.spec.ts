@@ -1,7 +1,7 @@
 // Partition counts through ClusterScale: growth with PATCH when the brokers allow it, the reference's error when
 // they do not, decreases refused before anything is sent, and servers without PATCH (405).
 import * as assert from "assert";
-import type { BrokerLayout } from "../../provider/clusterScaleTypes";
+import type { BrokerLayout } from "../../provider/clusterScale/types";
 import { ClusterScaleFixture, apiLayout, dryRuns, failed, layout, mutating, output, printed, requestLine, succeeded } from "./clusterScaleSupport";
 
 describe("ClusterScale: partition count", function () {

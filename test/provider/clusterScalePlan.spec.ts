@@ -1,6 +1,6 @@
 // The plan as people read it: the reference's worked examples turned into preview lines.
 import * as assert from "assert";
-import { planLines, progressLine } from "../../provider/clusterScalePlan";
+import { planLines, progressLine } from "../../provider/clusterScale/messages";
 import type { BrokerState, Operation, ChangePlan } from "../../sdk/schemas";
 
 const NO_TIME = { raw: null, epochMs: null };

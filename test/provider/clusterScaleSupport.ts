@@ -3,7 +3,7 @@ import * as assert from "assert";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { ClusterClient } from "../../sdk/clusterClient";
+import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import type { BrokerState } from "../../sdk/schemas";
 import { RequestLogEntry, ResetBody, RunningEmulator, startEmulator } from "../emulator";
 import { Command, runPulumi, RunPulumiResult } from "../engine";

@@ -1,5 +1,5 @@
 import * as assert from "assert";
-import { planBrokerReplicas, targetReplicas } from "../../provider/brokerReplicas";
+import { planBrokerReplicas, targetReplicas } from "../../provider/kubernetes/brokerReplicas";
 
 describe("broker replicas around a layout change", () => {
     it("scale-up: grows to the target first, and the step after the change leaves it there", () => {

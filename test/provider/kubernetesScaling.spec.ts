@@ -4,8 +4,8 @@
 import * as assert from "assert";
 import * as pulumi from "@pulumi/pulumi";
 import * as k8s from "@pulumi/kubernetes";
-import { BrokerStatefulSetScaling, type BrokerStatefulSetScalingArgs } from "../../provider/brokerStatefulSetScaling";
-import type { ClusterScaleArgs } from "../../provider/clusterScale";
+import { BrokerStatefulSetScaling, type BrokerStatefulSetScalingArgs } from "../../provider/kubernetes/resource";
+import type { ClusterScaleArgs } from "../../provider/clusterScale/resource";
 import { CLUSTER_SCALE, KubernetesMocks, STATEFUL_SET, STATEFUL_SET_PATCH, nameOf, settle, valueOf } from "./kubernetesMocks";
 
 interface PatchInputs {

@@ -6,7 +6,7 @@ import { randomBytes } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { ClusterClient } from "../../sdk/clusterClient";
+import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { RequestLogEntry, ResetBody, RunningEmulator, startEmulator } from "../emulator";
 import { Command, runPulumi, RunPulumiResult } from "../engine";
 import type { ResourceState } from "../engine";

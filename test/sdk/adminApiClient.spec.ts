@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { inspect } from "node:util";
 import { AdminApiClient } from "../../sdk/adminApiClient";
 import { AuthError } from "../../sdk/errors";
-import { clearTokenCache } from "../../sdk/tokenClient";
+import { clearTokenCache } from "../../sdk/auth/tokenClient";
 import { DEMO, rejection, requestsTo, useEmulator, useTempDir } from "./support";
 
 describe("sdk admin client", () => {

@@ -2,8 +2,8 @@
 // timeouts, aborts, and transient failures of the management API and the gateway on the way.
 
 import assert from "node:assert/strict";
-import { waitForChange } from "../../sdk/changeWaiter";
-import { ClusterClient } from "../../sdk/clusterClient";
+import { waitForChange } from "../../sdk/cluster/changeWaiter";
+import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import {
     AbortedError,
     ChangeCancelledError,
@@ -14,7 +14,7 @@ import {
     ServerError,
     UnexpectedStatusError,
 } from "../../sdk/errors";
-import { GatewayClient } from "../../sdk/gatewayClient";
+import { GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { BrokerState } from "../../sdk/schemas";
 import { rejection, requestsTo, startBrokers, useEmulator } from "./support";
 

@@ -3,10 +3,10 @@
 
 import assert from "node:assert/strict";
 import { startEmulator } from "../emulator";
-import { ClusterClient } from "../../sdk/clusterClient";
+import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { ConflictError, InvalidRequestError, ServerError, UnexpectedStatusError } from "../../sdk/errors";
-import { GatewayClient } from "../../sdk/gatewayClient";
-import { TokenClient } from "../../sdk/tokenClient";
+import { GatewayClient } from "../../sdk/cluster/gatewayClient";
+import { TokenClient } from "../../sdk/auth/tokenClient";
 import { DEMO, rejection, requestsTo, startBrokers, useEmulator } from "./support";
 
 describe("sdk cluster client", () => {

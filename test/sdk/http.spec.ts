@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { inspect } from "node:util";
-import { ClusterClient } from "../../sdk/clusterClient";
+import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import {
     AbortedError,
     InvalidRequestError,
@@ -13,8 +13,8 @@ import {
     UnexpectedStatusError,
     UnreachableError,
 } from "../../sdk/errors";
-import { GatewayClient } from "../../sdk/gatewayClient";
-import { decodeJsonBody, errorFromResponse, parseRetryAfter, send } from "../../sdk/http";
+import { GatewayClient } from "../../sdk/cluster/gatewayClient";
+import { decodeJsonBody, errorFromResponse, parseRetryAfter, send } from "../../sdk/http/request";
 import { rejection, requestsTo, startBrokers, useEmulator } from "./support";
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 };

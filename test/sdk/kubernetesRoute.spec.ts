@@ -2,9 +2,9 @@
 // token or client certificate authenticates, the backend never sees them, and the API server's own refusals
 // (401, 403, 404, 503) come back as its Status answers.
 import assert from "node:assert/strict";
-import { ClusterClient } from "../../sdk/clusterClient";
+import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { PlatformError } from "../../sdk/errors";
-import { resolveServiceRoute } from "../../sdk/kubernetesRoute";
+import { resolveServiceRoute } from "../../sdk/http/kubernetesRoute";
 import type { KubeApiServer } from "../emulator/kubeApiServer";
 import { KUBE_USERS, apiServerStandIn, kubeconfigYaml } from "../support/kubeconfig";
 import { type TlsMaterial, makeTlsMaterial } from "../support/tlsMaterial";

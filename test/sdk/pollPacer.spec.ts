@@ -2,7 +2,7 @@
 // runs whole changes on a virtual clock, with seeded noise standing for a loaded machine.
 
 import assert from "node:assert/strict";
-import { PaceInput, PollPacer, pollDelay } from "../../sdk/pollPacer";
+import { PaceInput, PollPacer, pollDelay } from "../../sdk/cluster/pollPacer";
 
 const OPTIONS = { minIntervalMs: 15, maxIntervalMs: 2_000 };
 

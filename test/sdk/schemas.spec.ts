@@ -229,7 +229,7 @@ describe("sdk schemas: fast paths of the large answers", () => {
         {
             name: "cluster state",
             fast: fastClusterState,
-            schema: clusterStateSchema(),
+            schema: clusterStateSchema,
             samples: [
                 "reference-5.8-get-fresh.json",
                 "reference-5.8-get-mid-change.json",
@@ -240,7 +240,7 @@ describe("sdk schemas: fast paths of the large answers", () => {
         {
             name: "planned change",
             fast: fastChangePlan,
-            schema: changePlanSchema(),
+            schema: changePlanSchema,
             samples: ["reference-5.8-post-brokers.json", "shape-force-removal-plan.json", "shape-empty-plan.json"],
         },
     ];

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RequestLogEntry, RunningEmulator, startEmulator } from "../emulator";
-import { clearTokenCache } from "../../sdk/tokenClient";
+import { clearTokenCache } from "../../sdk/auth/tokenClient";
 
 export const DEMO = { clientId: "demo-client", clientSecret: "demo-secret", audience: "127.0.0.1" };
 

@@ -5,8 +5,8 @@ import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { AuthError, RateLimitedError } from "../../sdk/errors";
-import { send } from "../../sdk/http";
-import { TokenClient, TokenClientOptions, clearTokenCache, jwtExpiry } from "../../sdk/tokenClient";
+import { send } from "../../sdk/http/request";
+import { TokenClient, TokenClientOptions, clearTokenCache, jwtExpiry } from "../../sdk/auth/tokenClient";
 import { DEMO, rejection, requestsTo, useEmulator, useTempDir } from "./support";
 
 describe("sdk token client", () => {

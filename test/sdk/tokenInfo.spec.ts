@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { TokenClient, TokenClientOptions, clearTokenCache, jwtExpiry } from "../../sdk/tokenClient";
+import { TokenClient, TokenClientOptions, clearTokenCache, jwtExpiry } from "../../sdk/auth/tokenClient";
 import { DEMO, requestsTo, useEmulator, useTempDir } from "./support";
 
 describe("sdk token client: getTokenInfo", () => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { AuthError } from "../../sdk/errors";
-import { TokenClient, TokenClientOptions, clearTokenCache } from "../../sdk/tokenClient";
+import { TokenClient, TokenClientOptions, clearTokenCache } from "../../sdk/auth/tokenClient";
 import { DEMO, rejection, requestsTo, useEmulator, useTempDir } from "./support";
 
 const ROTATED = "demo-secret-rotated";

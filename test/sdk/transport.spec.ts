@@ -1,9 +1,9 @@
 // How requests leave the process: through the proxy the environment names, trusting a private CA given as PEM text
 // or in PLATFORM_TLS_CA_FILE, presenting a client certificate. Real HTTPS endpoints and a real proxy on loopback.
 import assert from "node:assert/strict";
-import { ClusterClient } from "../../sdk/clusterClient";
+import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { PlatformError, TlsError } from "../../sdk/errors";
-import type { ConnectionSettings } from "../../sdk/transport";
+import type { ConnectionSettings } from "../../sdk/http/transport";
 import { HttpsFront } from "../support/httpsFront";
 import { RecordingProxy } from "../support/recordingProxy";
 import { type TlsMaterial, makeTlsMaterial } from "../support/tlsMaterial";

@@ -1,0 +1,403 @@
+// ClusterScale's inputs as the provider sees them: fallbacks resolved (stack config, environment, defaults),
+// every rule checked with a failure that names the field, and values Pulumi does not know yet (preview) let
+// through untouched. Nothing here talks to the cluster.
+
+import { type KubernetesRouteInput, checkKubernetesRoute } from "../shared/kubernetesRouteInput";
+import { type TlsInput, checkTls } from "../shared/tlsInput";
+import { UNKNOWN, containsUnknown, isUnknown } from "../shared/unknowns";
+
+export { UNKNOWN, containsUnknown, isUnknown } from "../shared/unknowns";
+
+export const DEFAULT_BASE_PATH = "/actuator/cluster";
+export const DEFAULT_TIMEOUT_SECONDS = 1800;
+
+/**
+ * Upper limits, far above any real cluster, so that a typo (`brokerCount: 1e9`) is a clear check failure instead
+ * of a provider host that runs out of memory. Partitions: the engine's protocol maximum.
+ */
+export const LIMITS = {
+    brokers: 1024,
+    brokerId: 65_535,
+    partitionCount: 8192,
+    /** Seven days: longer waits belong to a later `up`, and Node timers overflow past 24.8 days. */
+    timeoutSeconds: 7 * 24 * 3600,
+} as const;
+
+/** Credentials for the management and gateway APIs, as the provider receives them (plaintext). */
+export interface ManagementAuth {
+    headers?: Record<string, string>;
+    clientId?: string;
+    clientSecret?: string;
+    oauthUrl?: string;
+    audience?: string;
+}
+
+export type { TlsInput as ManagementTls } from "../shared/tlsInput";
+
+/** The checked inputs: every fallback resolved, so delete and read (which only get old outputs) need no environment. */
+export interface ClusterScaleInputs {
+    resourceName: string;
+    managementUrl: string;
+    gatewayUrl?: string;
+    basePath: string;
+    auth?: ManagementAuth;
+    tls?: TlsInput;
+    /** The route through the Kubernetes API server, instead of managementUrl/gatewayUrl ("" then). */
+    kubernetes?: KubernetesRouteInput;
+    brokers?: number[];
+    brokerCount?: number;
+    partitionCount?: number;
+    replicationFactor?: number;
+    force: boolean;
+    timeoutSeconds: number;
+    cancelOnTimeout: boolean;
+}
+
+/** The layout the inputs ask for, in the terms of a scale request. */
+export interface DesiredLayout {
+    /** Every broker of the final cluster, ascending. */
+    brokers: number[];
+    partitionCount?: number;
+    /** The program's replicationFactor input. */
+    replicationFactor?: number;
+    /** The replication factor the resource recorded as intended (old outputs), used when the input leaves it out. */
+    recordedReplicationFactor?: number;
+    force: boolean;
+}
+
+export interface InputFailure {
+    property: string;
+    reason: string;
+}
+
+/** Where the URLs come from when the inputs leave them out (read in configure and in each method). */
+export interface InputDefaults {
+    config: { get(key: string): string | undefined };
+    env: Record<string, string | undefined>;
+}
+
+export interface CheckedInputs {
+    inputs: ClusterScaleInputs;
+    failures: InputFailure[];
+    /** True when a value the request depends on is not known yet (preview): no plan can be asked for. */
+    hasUnknowns: boolean;
+}
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Resolves and validates the program's inputs. `olds` are the inputs in state (empty for a new resource):
+ * they make "partitions may only grow" and "force never adds brokers" checkable before anything is sent.
+ */
+export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): CheckedInputs {
+    const failures: InputFailure[] = [];
+    const fail = (property: string, reason: string): void => {
+        failures.push({ property, reason });
+    };
+
+    const kubernetes = checkKubernetesRoute(news.kubernetes, fail);
+    const viaKubernetes = news.kubernetes !== undefined && news.kubernetes !== null;
+    if (viaKubernetes && news.managementUrl !== undefined && news.managementUrl !== null) fail("managementUrl", "give managementUrl or kubernetes, not both");
+    if (viaKubernetes && news.gatewayUrl !== undefined && news.gatewayUrl !== null) {
+        fail("gatewayUrl", "with kubernetes, the gateway is reached through the same route: set kubernetes.gatewayPort instead of gatewayUrl");
+    }
+    if (viaKubernetes && news.auth !== undefined && news.auth !== null) {
+        fail(
+            "auth",
+            "auth cannot be combined with kubernetes: the Kubernetes API server authenticates with the kubeconfig, and drops the Authorization header before it reaches the management API",
+        );
+    }
+    // Through Kubernetes, the URL fallbacks (stack config, environment) do not apply.
+    const managementUrl = viaKubernetes
+        ? ""
+        : resolveUrl(news.managementUrl, "managementUrl", "platform:managementUrl", "PLATFORM_MANAGEMENT_URL", defaults, true, fail);
+    const gatewayUrl = viaKubernetes
+        ? undefined
+        : resolveUrl(news.gatewayUrl, "gatewayUrl", "platform:gatewayUrl", "PLATFORM_GATEWAY_URL", defaults, false, fail);
+    const basePath = checkBasePath(news.basePath, fail);
+
+    const brokers = checkBrokerList(news.brokers, fail);
+    const brokerCount = optionalInteger(news.brokerCount, "brokerCount", 1, LIMITS.brokers, fail);
+    if (news.brokers === undefined && news.brokerCount === undefined) {
+        fail("brokers", "give either brokers (the ids of every broker) or brokerCount (brokers 0 … n-1)");
+    } else if (news.brokers !== undefined && news.brokerCount !== undefined) {
+        fail("brokerCount", "give either brokers or brokerCount, not both");
+    }
+    const partitionCount = optionalInteger(news.partitionCount, "partitionCount", 1, LIMITS.partitionCount, fail);
+    const replicationFactor = optionalInteger(news.replicationFactor, "replicationFactor", 1, LIMITS.brokers, fail);
+    const force = optionalBoolean(news.force, "force", fail) ?? false;
+    const cancelOnTimeout = optionalBoolean(news.cancelOnTimeout, "cancelOnTimeout", fail) ?? false;
+    const timeoutSeconds = checkTimeout(news.timeoutSeconds, fail);
+    const auth = checkAuth(news.auth, fail);
+    const tls = checkTls(news.tls, fail);
+
+    const brokerIds = brokerIdsOf(brokers, brokerCount);
+    if (typeof replicationFactor === "number" && brokerIds !== undefined && replicationFactor > brokerIds.length) {
+        fail("replicationFactor", `replicationFactor ${replicationFactor} is more than the ${brokerIds.length} broker(s) of the cluster`);
+    }
+
+    const oldPartitionCount = typeof olds.partitionCount === "number" ? olds.partitionCount : undefined;
+    if (typeof partitionCount === "number" && oldPartitionCount !== undefined && partitionCount < oldPartitionCount) {
+        fail("partitionCount", `partitionCount ${partitionCount} is below the current ${oldPartitionCount}: partitions can only be added, never removed`);
+    }
+
+    if (force === true) {
+        if (replicationFactor !== undefined) {
+            fail("force", "force removal cannot change the replication factor: leave replicationFactor out while force is true");
+        }
+        if (typeof partitionCount === "number" && oldPartitionCount !== undefined && partitionCount !== oldPartitionCount) {
+            fail("force", "force removal cannot change the partition count: keep partitionCount as it is (or leave it out) while force is true");
+        }
+        const oldIds = brokerIdsOf(olds.brokers, olds.brokerCount);
+        const added = brokerIds !== undefined && oldIds !== undefined ? brokerIds.filter((id) => !oldIds.includes(id)) : [];
+        if (added.length > 0) {
+            fail("force", `force removal cannot add brokers (${added.join(", ")} added): add them in a separate update without force`);
+        }
+    }
+
+    const inputs: ClusterScaleInputs = {
+        resourceName: typeof news.resourceName === "string" ? news.resourceName : "cluster",
+        managementUrl: managementUrl ?? "",
+        basePath,
+        force,
+        timeoutSeconds,
+        cancelOnTimeout,
+    };
+    if (gatewayUrl !== undefined) inputs.gatewayUrl = gatewayUrl;
+    if (auth !== undefined) inputs.auth = auth;
+    if (tls !== undefined) inputs.tls = tls;
+    if (kubernetes !== undefined) inputs.kubernetes = kubernetes;
+    if (brokers !== undefined) inputs.brokers = brokers;
+    if (brokerCount !== undefined) inputs.brokerCount = brokerCount;
+    if (partitionCount !== undefined) inputs.partitionCount = partitionCount;
+    if (replicationFactor !== undefined) inputs.replicationFactor = replicationFactor;
+
+    const requestFields = [
+        inputs.managementUrl,
+        inputs.basePath,
+        inputs.auth,
+        inputs.tls,
+        inputs.kubernetes,
+        inputs.brokers,
+        inputs.brokerCount,
+        inputs.partitionCount,
+        inputs.replicationFactor,
+        inputs.force,
+    ];
+    return { inputs, failures, hasUnknowns: requestFields.some(containsUnknown) };
+}
+
+/**
+ * The layout to ask the cluster for; only for inputs that passed the check and hold no unknowns.
+ * `recordedReplicationFactor`: what the resource intended so far (from its old outputs).
+ */
+export function desiredLayout(inputs: ClusterScaleInputs, recordedReplicationFactor?: number): DesiredLayout {
+    const brokers = brokerIdsOf(inputs.brokers, inputs.brokerCount) ?? [];
+    const desired: DesiredLayout = { brokers, force: inputs.force };
+    if (inputs.partitionCount !== undefined) desired.partitionCount = inputs.partitionCount;
+    if (inputs.replicationFactor !== undefined) desired.replicationFactor = inputs.replicationFactor;
+    if (recordedReplicationFactor !== undefined) desired.recordedReplicationFactor = recordedReplicationFactor;
+    return desired;
+}
+
+/** The broker ids of a `brokers` list or a `brokerCount`, ascending; undefined when not (fully) known. */
+export function brokerIdsOf(brokers: unknown, brokerCount: unknown): number[] | undefined {
+    if (Array.isArray(brokers)) {
+        if (!brokers.every((id): id is number => typeof id === "number")) return undefined;
+        return [...new Set(brokers)].sort((a, b) => a - b);
+    }
+    if (typeof brokerCount === "number" && Number.isSafeInteger(brokerCount) && brokerCount >= 0) {
+        return Array.from({ length: brokerCount }, (_, i) => i);
+    }
+    return undefined;
+}
+
+function resolveUrl(
+    value: unknown,
+    property: string,
+    configKey: string,
+    envName: string,
+    defaults: InputDefaults,
+    required: boolean,
+    fail: (property: string, reason: string) => void,
+): string | undefined {
+    if (isUnknown(value)) return UNKNOWN;
+    const fromConfig = defaults.config.get(configKey);
+    const fromEnv = defaults.env[envName];
+    const [raw, source] =
+        value !== undefined && value !== null && value !== ""
+            ? [value, property]
+            : fromConfig !== undefined && fromConfig !== ""
+              ? [fromConfig, `stack config ${configKey}`]
+              : fromEnv !== undefined && fromEnv !== ""
+                ? [fromEnv, `environment variable ${envName}`]
+                : [undefined, property];
+    if (raw === undefined) {
+        if (required) fail(property, `required: set ${property}, stack config ${configKey} or environment variable ${envName}`);
+        return undefined;
+    }
+    if (typeof raw !== "string") {
+        fail(property, `${source} must be a string`);
+        return undefined;
+    }
+    const origin = httpOrigin(raw);
+    if (origin === undefined) {
+        fail(property, `${source} must be an absolute http(s) origin without path, query or credentials, e.g. http://gateway:9600`);
+        return undefined;
+    }
+    return origin;
+}
+
+/** scheme://host[:port] of an absolute http(s) URL that carries nothing else; undefined otherwise. */
+function httpOrigin(text: string): string | undefined {
+    let url: URL;
+    try {
+        url = new URL(text.trim());
+    } catch {
+        return undefined;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return undefined;
+    if (url.pathname !== "/" && url.pathname !== "") return undefined;
+    return url.origin;
+}
+
+function checkBasePath(value: unknown, fail: (property: string, reason: string) => void): string {
+    if (value === undefined || value === null) return DEFAULT_BASE_PATH;
+    if (isUnknown(value)) return UNKNOWN;
+    if (typeof value !== "string" || !value.startsWith("/") || /[?#\s]/.test(value)) {
+        fail("basePath", 'basePath must be a path starting with "/" (no query, fragment or spaces), e.g. /actuator/cluster');
+        return DEFAULT_BASE_PATH;
+    }
+    const trimmed = value.replace(/\/+$/, "");
+    return trimmed === "" ? "/" : trimmed;
+}
+
+function checkBrokerList(value: unknown, fail: (property: string, reason: string) => void): number[] | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (isUnknown(value)) return value as unknown as number[];
+    if (!Array.isArray(value)) {
+        fail("brokers", "brokers must be a list of broker ids");
+        return undefined;
+    }
+    if (value.length === 0) {
+        fail("brokers", "brokers must name at least one broker");
+        return undefined;
+    }
+    if (value.length > LIMITS.brokers) {
+        fail("brokers", `brokers lists ${value.length} ids: a cluster has at most ${LIMITS.brokers} brokers`);
+        return undefined;
+    }
+    const seen = new Set<number>();
+    value.forEach((id, index) => {
+        if (isUnknown(id)) return;
+        if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0 || id > LIMITS.brokerId) {
+            fail("brokers", `brokers[${index}] is ${JSON.stringify(id)}: every broker id must be an integer ≥ 0 and at most ${LIMITS.brokerId}`);
+        } else if (seen.has(id)) {
+            fail("brokers", `broker ${id} is listed twice: broker ids must be unique`);
+        } else {
+            seen.add(id);
+        }
+    });
+    return value as number[];
+}
+
+function optionalInteger(
+    value: unknown,
+    property: string,
+    minimum: number,
+    maximum: number,
+    fail: (property: string, reason: string) => void,
+): number | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (isUnknown(value)) return value as unknown as number;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < minimum || value > maximum) {
+        fail(property, `${property} is ${JSON.stringify(value)}: it must be an integer ≥ ${minimum} and at most ${maximum}`);
+        return undefined;
+    }
+    return value;
+}
+
+function optionalBoolean(value: unknown, property: string, fail: (property: string, reason: string) => void): boolean | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (isUnknown(value)) return value as unknown as boolean;
+    if (typeof value !== "boolean") {
+        fail(property, `${property} is ${JSON.stringify(value)}: it must be true or false`);
+        return undefined;
+    }
+    return value;
+}
+
+function checkTimeout(value: unknown, fail: (property: string, reason: string) => void): number {
+    if (value === undefined || value === null) return DEFAULT_TIMEOUT_SECONDS;
+    if (isUnknown(value)) return value as unknown as number;
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > LIMITS.timeoutSeconds) {
+        fail("timeoutSeconds", `timeoutSeconds is ${JSON.stringify(value)}: it must be a number of seconds > 0 and at most ${LIMITS.timeoutSeconds} (7 days)`);
+        return DEFAULT_TIMEOUT_SECONDS;
+    }
+    return value;
+}
+
+/** Never echoes a credential in a failure. */
+function checkAuth(value: unknown, fail: (property: string, reason: string) => void): ManagementAuth | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (containsUnknown(value)) return value as ManagementAuth;
+    if (typeof value !== "object" || Array.isArray(value)) {
+        fail("auth", "auth must be an object with headers, or clientId, clientSecret and oauthUrl");
+        return undefined;
+    }
+    const raw = value as Raw;
+    const known = ["headers", "clientId", "clientSecret", "oauthUrl", "audience"];
+    const extra = Object.keys(raw).filter((key) => !known.includes(key) && raw[key] !== undefined);
+    if (extra.length > 0) {
+        fail("auth", `auth has unknown field(s) ${extra.join(", ")}: use headers, or clientId, clientSecret, oauthUrl and audience`);
+        return undefined;
+    }
+    const grantFields = ["clientId", "clientSecret", "oauthUrl", "audience"].filter((key) => raw[key] !== undefined && raw[key] !== null);
+    if (raw.headers !== undefined && raw.headers !== null) {
+        if (grantFields.length > 0) {
+            fail("auth", "auth takes either headers or a client-credentials grant (clientId, clientSecret, oauthUrl), not both");
+            return undefined;
+        }
+        const headers = raw.headers;
+        if (typeof headers !== "object" || Array.isArray(headers) || !Object.values(headers as Raw).every((v) => typeof v === "string")) {
+            fail("auth.headers", "auth.headers must map header names to string values");
+            return undefined;
+        }
+        const names = Object.keys(headers as Raw);
+        const badName = names.find((name) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name));
+        if (names.length === 0 || badName !== undefined) {
+            fail("auth.headers", badName === undefined ? "auth.headers is empty" : `auth.headers has an invalid header name ${JSON.stringify(badName)}`);
+            return undefined;
+        }
+        return { headers: { ...(headers as Record<string, string>) } };
+    }
+    let ok = true;
+    for (const key of ["clientId", "clientSecret", "oauthUrl"]) {
+        if (typeof raw[key] !== "string" || raw[key] === "") {
+            fail(`auth.${key}`, `auth.${key} is required (a non-empty string) for a client-credentials grant`);
+            ok = false;
+        }
+    }
+    if (raw.audience !== undefined && raw.audience !== null && typeof raw.audience !== "string") {
+        fail("auth.audience", "auth.audience must be a string");
+        ok = false;
+    }
+    if (typeof raw.oauthUrl === "string" && raw.oauthUrl !== "" && !isHttpUrl(raw.oauthUrl)) {
+        fail("auth.oauthUrl", "auth.oauthUrl must be an absolute http(s) URL of the token endpoint, without credentials");
+        ok = false;
+    }
+    if (!ok) return undefined;
+    const auth: ManagementAuth = { clientId: raw.clientId as string, clientSecret: raw.clientSecret as string, oauthUrl: raw.oauthUrl as string };
+    if (typeof raw.audience === "string" && raw.audience !== "") auth.audience = raw.audience;
+    return auth;
+}
+
+function isHttpUrl(text: string): boolean {
+    try {
+        const url = new URL(text);
+        return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
+    } catch {
+        return false;
+    }
+}

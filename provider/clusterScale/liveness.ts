@@ -1,0 +1,83 @@
+// Which brokers run, as the gateway's topology lists them (the brokers that gossip, not the configuration). A force
+// removal of a running broker drops replicas for nothing, and a change without force stalls forever on a broker
+// that is down, so both are refused before anything is sent. Without a gateway, liveness cannot be checked.
+
+import type { GatewayClient } from "../../sdk/cluster/gatewayClient";
+import { messageOf } from "./request";
+
+export type Liveness = { known: true; running: ReadonlySet<number> } | { known: false; reason: string };
+
+/** One GET of the gateway's topology, never retried (a preview must not hang on it). */
+export async function readLiveness(gateway: GatewayClient | undefined, timeoutMs: number): Promise<Liveness> {
+    if (gateway === undefined) return { known: false, reason: "no gatewayUrl is set" };
+    try {
+        const topology = await gateway.getTopology({ retry: false, timeoutMs });
+        return { known: true, running: new Set(topology.brokers.map((broker) => broker.nodeId)) };
+    } catch (error) {
+        return { known: false, reason: `the gateway did not answer: ${messageOf(error)}` };
+    }
+}
+
+/** Why a force removal of `removed` must not go ahead: some of them run. */
+export function forceRemovalRefusal(removed: readonly number[], liveness: Liveness): string | undefined {
+    if (!liveness.known) return undefined;
+    const running = removed.filter((id) => liveness.running.has(id));
+    if (running.length === 0) return undefined;
+    return (
+        `${brokers(running)} ${running.length === 1 ? "is" : "are"} running (the gateway lists ${running.length === 1 ? "it" : "them"}): ` +
+        "force removal is for brokers that are gone, and would drop their replicas; remove them without force (set force to false), " +
+        "which moves their partitions away first"
+    );
+}
+
+/** The line a preview prints when it cannot tell whether the brokers a force removal drops are stopped. */
+export function uncheckedForceRemoval(removed: readonly number[], reason: string): string {
+    return `could not check that ${brokers(removed)} ${removed.length === 1 ? "is" : "are"} stopped (${reason}); a force removal of a running broker drops its replicas`;
+}
+
+export interface Availability {
+    /** Current members that the change keeps and that do not run. */
+    downKept: number[];
+    /** Current members that the change removes gracefully and that do not run. */
+    downRemoved: number[];
+    /** Brokers the change adds that do not run yet. */
+    notStarted: number[];
+}
+
+/** For a change without force, which needs every broker up: who is down, and which new brokers have not started. */
+export function availability(members: readonly number[], target: readonly number[], liveness: Liveness): Availability | undefined {
+    if (!liveness.known) return undefined;
+    const down = members.filter((id) => !liveness.running.has(id));
+    return {
+        downKept: down.filter((id) => target.includes(id)),
+        downRemoved: down.filter((id) => !target.includes(id)),
+        notStarted: target.filter((id) => !members.includes(id) && !liveness.running.has(id)),
+    };
+}
+
+/** Why a change without force cannot go ahead; undefined when every broker it needs now is up. */
+export function downRefusal(state: Availability | undefined): string | undefined {
+    if (state === undefined) return undefined;
+    const reasons: string[] = [];
+    if (state.downKept.length > 0) {
+        reasons.push(
+            `${brokers(state.downKept)} ${state.downKept.length === 1 ? "is" : "are"} down (the gateway does not list ${state.downKept.length === 1 ? "it" : "them"}): a change without force needs every broker up; start ${state.downKept.length === 1 ? "it" : "them"} again, or remove ${state.downKept.length === 1 ? "it" : "them"} with force: true if gone for good`,
+        );
+    }
+    if (state.downRemoved.length > 0) {
+        reasons.push(
+            `${brokers(state.downRemoved)}, which this change removes, ${state.downRemoved.length === 1 ? "is" : "are"} down: a removal without force needs the broker up to move its partitions away; remove ${state.downRemoved.length === 1 ? "it" : "them"} with force: true instead`,
+        );
+    }
+    return reasons.length === 0 ? undefined : reasons.join("; ");
+}
+
+/** The line for new brokers that have not started: the change waits for them. */
+export function notStartedNote(state: Availability | undefined): string | undefined {
+    if (state === undefined || state.notStarted.length === 0) return undefined;
+    return `new ${brokers(state.notStarted)} ${state.notStarted.length === 1 ? "is" : "are"} not running yet: the change waits for ${state.notStarted.length === 1 ? "it" : "them"} to start (it stays at BROKER_ADD until then)`;
+}
+
+function brokers(ids: readonly number[]): string {
+    return `${ids.length === 1 ? "broker" : "brokers"} ${ids.join(", ")}`;
+}

@@ -1,0 +1,274 @@
+// The one scale request that create, update, diff and check share: built from the desired layout and what is
+// known of the live cluster, sent as a dry run to learn the plan, then (create/update only) for real.
+//
+// Brokers-only and replication-factor changes use POST {basePath}/brokers, the request every release since
+// 8.4 understands; adding partitions needs PATCH {basePath} (8.8). A server older than PATCH answers it 405:
+// the request is then sent as POST /brokers, which is right as long as no partition has to be added.
+
+import type { CallOptions } from "../../sdk/auth/apiAuth";
+import type { ClusterClient, ClusterPatch } from "../../sdk/cluster/clusterClient";
+import { AuthError, ConflictError, PlatformError, ResponseFormatError } from "../../sdk/errors";
+import { isTransientError } from "../../sdk/http/request";
+import type { BrokerState, ChangePlan } from "../../sdk/schemas";
+import type { DesiredLayout } from "./inputs";
+import { describeLosses, unaskedReplicaLosses } from "./replicas";
+
+/** What is known of the live cluster: its members, partition count and replica counts. */
+export interface LiveSnapshot {
+    /** Ids of the brokers that are members (not LEFT), ascending. */
+    members: number[];
+    partitionCount: number;
+    /** The fewest replicas any partition has: the replication factor the server uses when a request names none. */
+    leastReplicas: number;
+    /** The most replicas any partition has: what the resource keeps when nothing else says (0 without partitions). */
+    mostReplicas: number;
+}
+
+export type ScaleRequest = { kind: "brokers"; brokers: number[]; replicationFactor?: number; force: boolean } | { kind: "patch"; patch: ClusterPatch };
+
+export type PlanOutcome =
+    /** The server's plan. `empty` also covers a force request that removes nobody (its plan only re-asserts replicas). */
+    | { kind: "planned"; request: ScaleRequest; plan: ChangePlan; live: LiveSnapshot; empty: boolean; patchUnsupported: boolean }
+    /** Another change is running; its id when the server told it. */
+    | { kind: "busy"; pendingChangeId?: number }
+    /** The server, or what it reported of the cluster, rules the request out: it would fail at apply too. */
+    | { kind: "rejected"; property: string; reason: string }
+    /** No answer that decides anything (connection refused, timeout, 502/503/504, 429). */
+    | { kind: "unreachable"; reason: string };
+
+/**
+ * The request that brings `live` to `desired`. Without a snapshot, partitions are assumed not to grow (the answer
+ * tells). It names the replication factor the resource intends (never left to the server's implicit minimum),
+ * except for a force removal, which the server refuses with one.
+ */
+export function buildRequest(desired: DesiredLayout, live: LiveSnapshot | undefined): ScaleRequest {
+    const grows = desired.partitionCount !== undefined && live !== undefined && desired.partitionCount > live.partitionCount;
+    const replicationFactor = intendedReplicationFactor(desired, live);
+    if (!grows || desired.force || live === undefined) {
+        const request: ScaleRequest = { kind: "brokers", brokers: [...desired.brokers], force: desired.force };
+        if (replicationFactor !== undefined && !desired.force) request.replicationFactor = replicationFactor;
+        return request;
+    }
+    const add = desired.brokers.filter((id) => !live.members.includes(id));
+    const remove = live.members.filter((id) => !desired.brokers.includes(id));
+    const partitions: ClusterPatch["partitions"] = { count: desired.partitionCount };
+    if (replicationFactor !== undefined) partitions.replicationFactor = replicationFactor;
+    return { kind: "patch", patch: { brokers: { add, remove }, partitions } };
+}
+
+/** The replication factor a request names: the input, else the recorded intent, else the most replicas a partition has now. */
+export function intendedReplicationFactor(desired: DesiredLayout, live: LiveSnapshot | undefined): number | undefined {
+    if (desired.replicationFactor !== undefined) return desired.replicationFactor;
+    if (desired.recordedReplicationFactor !== undefined) return desired.recordedReplicationFactor;
+    return live !== undefined && live.mostReplicas > 0 ? live.mostReplicas : undefined;
+}
+
+/** The request as one short line: `POST /brokers [0,1,2,3] replicationFactor=3`. */
+export function describeRequest(request: ScaleRequest): string {
+    if (request.kind === "brokers") {
+        const query = [request.force ? "force=true" : "", request.replicationFactor !== undefined ? `replicationFactor=${request.replicationFactor}` : ""]
+            .filter((part) => part !== "")
+            .join("&");
+        return `POST /brokers [${request.brokers.join(",")}]${query === "" ? "" : ` ?${query}`}`;
+    }
+    return `PATCH ${JSON.stringify(request.patch)}`;
+}
+
+/** Sends the request once; a dry run only plans. Mutating requests are never retried by the SDK. */
+export function sendRequest(cluster: ClusterClient, request: ScaleRequest, dryRun: boolean, options: CallOptions): Promise<ChangePlan> {
+    if (request.kind === "brokers") {
+        return cluster.scaleBrokers(request.brokers, {
+            ...options,
+            dryRun,
+            force: request.force,
+            replicationFactor: request.replicationFactor,
+        });
+    }
+    return cluster.patchCluster(request.patch, { ...options, dryRun });
+}
+
+/**
+ * Asks the server for the plan of the request that brings the cluster to `desired`: one dry run, and a second
+ * only when the answer shows that the request built from `belief` does not fit the live cluster (partitions to
+ * add after all, other members), or when the server has no PATCH. Never sends anything that changes the cluster.
+ */
+export async function planChange(cluster: ClusterClient, desired: DesiredLayout, belief: LiveSnapshot | undefined, options: CallOptions): Promise<PlanOutcome> {
+    let request = buildRequest(desired, belief);
+    let patchUnsupported = false;
+    for (let attempt = 0; ; attempt++) {
+        let plan: ChangePlan;
+        try {
+            plan = await sendRequest(cluster, request, true, options);
+        } catch (error) {
+            if (request.kind === "patch" && isMethodNotAllowed(error)) {
+                patchUnsupported = true;
+                request = postEquivalent(desired, belief);
+                continue;
+            }
+            return classifyFailure(error, request);
+        }
+        const live = snapshotOf(plan.currentTopology);
+        const refusal = refuse(desired, live, patchUnsupported);
+        if (refusal !== undefined) return refusal;
+        const fitting = patchUnsupported ? postEquivalent(desired, live) : buildRequest(desired, live);
+        const fits = sameRequest(fitting, request) || sameAsImplicit(fitting, request, live);
+        if (fits || attempt >= 2) {
+            // Where the dry run left the replication factor implicit, the request sent names it (the plan is the same).
+            const toSend = fits ? fitting : request;
+            const losses = unaskedReplicaLosses(desired, plan);
+            if (losses.length > 0) return { kind: "rejected", property: "replicationFactor", reason: lossReason(desired, losses, toSend) };
+            return { kind: "planned", request: toSend, plan, live, empty: isEmptyPlan(desired, plan, live), patchUnsupported };
+        }
+        request = fitting;
+    }
+}
+
+/** What the dry run's (or a GET's, or the recorded topology's) broker list says about the cluster. */
+export function snapshotOf(brokers: readonly { id: number; state: string; partitions: readonly { id: number }[] }[]): LiveSnapshot {
+    const members = brokers.filter((broker) => broker.state !== "LEFT");
+    const replicas = new Map<number, number>();
+    for (const broker of members) for (const partition of broker.partitions) replicas.set(partition.id, (replicas.get(partition.id) ?? 0) + 1);
+    const counts = [...replicas.values()];
+    return {
+        members: members.map((broker) => broker.id).sort((a, b) => a - b),
+        partitionCount: replicas.size,
+        leastReplicas: counts.length === 0 ? 0 : Math.min(...counts),
+        mostReplicas: counts.length === 0 ? 0 : Math.max(...counts),
+    };
+}
+
+/** The smallest number of replicas any partition has (the cluster's effective replication factor). */
+export function liveReplicationFactor(brokers: readonly BrokerState[]): number {
+    const replicas = new Map<number, number>();
+    for (const broker of brokers) {
+        if (broker.state === "LEFT") continue;
+        for (const partition of broker.partitions) replicas.set(partition.id, (replicas.get(partition.id) ?? 0) + 1);
+    }
+    return replicas.size === 0 ? 0 : Math.min(...replicas.values());
+}
+
+/** Brokers the layout removes from the live cluster. */
+export function removedBrokers(desired: DesiredLayout, live: LiveSnapshot): number[] {
+    return live.members.filter((id) => !desired.brokers.includes(id));
+}
+
+function postEquivalent(desired: DesiredLayout, live: LiveSnapshot | undefined): ScaleRequest {
+    return buildRequest({ ...desired, partitionCount: undefined }, live);
+}
+
+/**
+ * A request that names no replication factor plans exactly as one naming the server's implicit choice (the fewest
+ * replicas any partition has): the dry run of the first already showed the plan of the second.
+ */
+function sameAsImplicit(fitting: ScaleRequest, sent: ScaleRequest, live: LiveSnapshot): boolean {
+    if (fitting.kind !== "brokers" || sent.kind !== "brokers" || sent.replicationFactor !== undefined) return false;
+    return fitting.replicationFactor === live.leastReplicas && sameRequest({ ...fitting, replicationFactor: undefined }, sent);
+}
+
+function lossReason(desired: DesiredLayout, losses: ReturnType<typeof unaskedReplicaLosses>, request: ScaleRequest): string {
+    const intended = request.kind === "brokers" ? request.replicationFactor : request.patch.partitions?.replicationFactor;
+    const advice =
+        desired.replicationFactor === undefined
+            ? `replicationFactor is not set and this resource intends ${intended ?? "no particular"} replicas per partition; ` +
+              "set replicationFactor to the number of replicas to keep (or lower it explicitly to drop them)"
+            : `replicationFactor ${desired.replicationFactor} does not ask for that; lower it explicitly to drop replicas`;
+    return `the plan would drop replicas the program did not ask to drop: ${describeLosses(losses)}. ${advice}`;
+}
+
+/** Layouts that no request can reach, found from the live cluster. */
+function refuse(desired: DesiredLayout, live: LiveSnapshot, patchUnsupported: boolean): PlanOutcome | undefined {
+    const wanted = desired.partitionCount;
+    if (wanted === undefined || live.partitionCount === 0) return undefined;
+    if (wanted < live.partitionCount) {
+        return {
+            kind: "rejected",
+            property: "partitionCount",
+            reason: `partitionCount ${wanted} is below the cluster's ${live.partitionCount} partitions: partitions can only be added, never removed`,
+        };
+    }
+    if (wanted > live.partitionCount && desired.force) {
+        return {
+            kind: "rejected",
+            property: "force",
+            reason: `force removal cannot add partitions (${live.partitionCount} → ${wanted}): add them in a separate update without force`,
+        };
+    }
+    if (wanted > live.partitionCount && patchUnsupported) {
+        return {
+            kind: "rejected",
+            property: "partitionCount",
+            reason:
+                `cannot add partitions (${live.partitionCount} → ${wanted}): the management API answered PATCH with 405, ` +
+                "so this server predates partition scaling (it needs the PATCH endpoint of 8.8 or later)",
+        };
+    }
+    return undefined;
+}
+
+function isEmptyPlan(desired: DesiredLayout, plan: ChangePlan, live: LiveSnapshot): boolean {
+    if (plan.plannedChanges.length === 0) return true;
+    // A force request re-asserts every partition's replicas even when it removes nobody: nothing to do then.
+    return desired.force && removedBrokers(desired, live).length === 0;
+}
+
+function classifyFailure(error: unknown, request: ScaleRequest): PlanOutcome {
+    if (error instanceof ConflictError) return { kind: "busy", pendingChangeId: error.pendingChangeId };
+    if (isTransientError(error)) return { kind: "unreachable", reason: messageOf(error) };
+    if (!(error instanceof PlatformError)) throw error;
+    if (error.apiServerReason !== undefined) return { kind: "rejected", property: "kubernetes", reason: apiServerRefusal(error) };
+    if (error instanceof AuthError) {
+        return { kind: "rejected", property: "auth", reason: messageOf(error) };
+    }
+    if (error.status === 404) {
+        return { kind: "rejected", property: "basePath", reason: `no cluster endpoint there (check basePath and managementUrl): ${messageOf(error)}` };
+    }
+    if (error instanceof ResponseFormatError) {
+        return { kind: "rejected", property: "managementUrl", reason: `the answer is not the cluster management API's: ${messageOf(error)}` };
+    }
+    const partitionScalingOff = request.kind === "patch" && /partition scaling is not enabled/i.test(error.serverMessage ?? "");
+    if (partitionScalingOff) {
+        return {
+            kind: "rejected",
+            property: "partitionCount",
+            reason: `the brokers cannot add partitions: partition scaling is not enabled on them. ${messageOf(error)}`,
+        };
+    }
+    const said = error.serverMessage ?? "";
+    const property =
+        request.kind === "patch" && /partition count/i.test(said) ? "partitionCount" : /replication factor/i.test(said) ? "replicationFactor" : "brokers";
+    return { kind: "rejected", property, reason: `the cluster refuses this layout: ${messageOf(error)}` };
+}
+
+/** What the Kubernetes API server's own refusal means for the route, and what to do. */
+export function apiServerRefusal(error: PlatformError): string {
+    const said = error.serverMessage === undefined ? "" : ` Server said: ${error.serverMessage}`;
+    switch (error.apiServerReason) {
+        case "Unauthorized":
+            return `the Kubernetes API server did not accept the kubeconfig's credentials (401): check the kubeconfig and its context.${said}`;
+        case "Forbidden":
+            return `the Kubernetes API server forbids it (403): the kubeconfig's identity needs the verbs get, create and patch on services/proxy in the namespace.${said}`;
+        case "NotFound":
+            return `the Kubernetes API server has no such service or port (404): check kubernetes.service and kubernetes.managementPort.${said}`;
+        default:
+            return `the Kubernetes API server refused the request (${error.status ?? "?"} ${error.apiServerReason}).${said}`;
+    }
+}
+
+function isMethodNotAllowed(error: unknown): boolean {
+    return error instanceof PlatformError && error.status === 405;
+}
+
+function sameRequest(a: ScaleRequest, b: ScaleRequest): boolean {
+    return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+function canonical(request: ScaleRequest): unknown {
+    if (request.kind === "brokers") return { ...request, brokers: [...request.brokers].sort((x, y) => x - y) };
+    const sorted = (ids: number[] | undefined) => [...(ids ?? [])].sort((x, y) => x - y);
+    const { brokers, partitions } = request.patch;
+    return { kind: "patch", add: sorted(brokers?.add), remove: sorted(brokers?.remove), count: partitions?.count, rf: partitions?.replicationFactor };
+}
+
+export function messageOf(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,58 @@
+// Authentication of API requests: none, a bearer token from a token provider, or fixed headers.
+// The seed leaves the auth of the management and gateway APIs open and deployments differ, so each
+// client takes one of these.
+
+import { HttpRequest, HttpResponse, RetryPolicy, DecodeResult, decodeJsonBody, errorFromResponse, sendWithRetry } from "../http/request";
+import { TokenProvider } from "./tokenClient";
+
+export type ApiAuth =
+    /** Authorization: Bearer <token>, renewed once when a GET answers 401. */
+    | { tokenProvider: TokenProvider }
+    /** Headers sent as given (an API key, basic auth, a token obtained elsewhere). Never shown in errors. */
+    | { headers: Record<string, string> };
+
+/** Options every API call takes. */
+export interface CallOptions {
+    signal?: AbortSignal;
+    /** Time limit of one attempt (default: the client's). */
+    timeoutMs?: number;
+    /** Retries of GETs (false: none). Mutating requests are never retried. */
+    retry?: Partial<RetryPolicy> | false;
+}
+
+export interface AuthorizedResponse {
+    response: HttpResponse;
+    /** The values that must never appear in an error about this request (tokens, header values). */
+    secrets: string[];
+}
+
+/** Sends a request with the auth applied. A GET answered 401 is sent once more with a renewed token. */
+export async function sendWithAuth(req: HttpRequest, auth: ApiAuth | undefined): Promise<AuthorizedResponse> {
+    const secrets = [...(req.redact ?? []), ...Object.values(req.connection?.headers ?? {})].filter((value): value is string => value !== undefined);
+    if (auth === undefined) return { response: await sendWithRetry(req), secrets };
+    if ("headers" in auth) {
+        secrets.push(...Object.values(auth.headers));
+        const response = await sendWithRetry({ ...req, headers: { ...req.headers, ...auth.headers }, redact: secrets });
+        return { response, secrets };
+    }
+    const provider = auth.tokenProvider;
+    const token = await provider.getToken({ signal: req.signal });
+    secrets.push(token);
+    const response = await sendWithRetry(withBearer(req, token, secrets));
+    if (response.status !== 401 || req.method !== "GET" || provider.invalidate === undefined) return { response, secrets };
+    await provider.invalidate(token);
+    const renewed = await provider.getToken({ signal: req.signal });
+    secrets.push(renewed);
+    return { response: await sendWithRetry(withBearer(req, renewed, secrets)), secrets };
+}
+
+/** sendWithAuth, then a 2xx JSON body decoded, else the typed error of the status. */
+export async function requestJsonWithAuth<T>(req: HttpRequest, auth: ApiAuth | undefined, decode: (data: unknown) => DecodeResult<T>): Promise<T> {
+    const { response, secrets } = await sendWithAuth(req, auth);
+    if (response.status < 200 || response.status > 299) throw errorFromResponse(response, secrets);
+    return decodeJsonBody(response, decode);
+}
+
+function withBearer(req: HttpRequest, token: string, secrets: string[]): HttpRequest {
+    return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` }, redact: secrets };
+}

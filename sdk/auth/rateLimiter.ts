@@ -1,0 +1,50 @@
+// The process-wide limit on token requests. The issuer allows about one request per second per source
+// address and blocks the address when exceeded, whatever client sent it, so every token client of the
+// process shares one queue.
+
+import { abortable, sleep } from "../http/request";
+
+/** Minimum time between the end of one token request and the start of the next. */
+export const TOKEN_REQUEST_INTERVAL_MS = 1_000;
+
+interface LimiterState {
+    /** Settles when the request queued last has finished. Never rejects. */
+    tail: Promise<void>;
+    /** When the last request ended (epoch ms). */
+    lastEndedAt: number;
+    /** No request before this time (epoch ms): the issuer asked us to wait (Retry-After). */
+    blockedUntil: number;
+}
+
+const limiter: LimiterState = { tail: Promise.resolve(), lastEndedAt: 0, blockedUntil: 0 };
+
+/**
+ * Runs `send` once no other token request of the process is running, at least one interval after the
+ * previous one ended, and after any block announced by the issuer. The interval is measured from the
+ * end of the previous request, so the issuer never sees two requests closer than that, however long
+ * the network took.
+ */
+export async function runRateLimited<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const state = limiter;
+    const previous = state.tail;
+    let release!: () => void;
+    state.tail = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    try {
+        await abortable(previous, signal);
+        const waitMs = Math.max(state.lastEndedAt + TOKEN_REQUEST_INTERVAL_MS, state.blockedUntil) - Date.now();
+        if (waitMs > 0) await sleep(waitMs, signal);
+        started = true;
+        return await send();
+    } finally {
+        if (started) state.lastEndedAt = Date.now();
+        // Our turn ends when the previous holder's does, even if we gave up early.
+        void previous.then(release);
+    }
+}
+
+/** Holds every token request of the process until `until` (epoch ms). */
+export function blockTokenRequestsUntil(until: number): void {
+    const state = limiter;
+    state.blockedUntil = Math.max(state.blockedUntil, until);
+}

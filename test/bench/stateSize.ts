@@ -1,0 +1,110 @@
+// 6. State size and host memory: what one ClusterScale keeps in the stack's state (checked inputs plus outputs,
+// both holding the serialized provider) after the demo's change and after a large one, and the provider host's peak
+// resident memory while it waits for the large change. Driven through the real dynamic-provider host.
+
+import { readFileSync } from "fs";
+import * as path from "path";
+import { DynamicHost } from "../engine";
+import type { PropertyMap } from "../engine";
+import { BENCH_PROJECT, urnOf } from "./coldStart";
+import { BenchEmulator } from "./emulatorProcess";
+import { Figure, SectionResult, figure } from "./figures";
+import { clusterScaleHosted, trivialHosted } from "./hostedProviders";
+import { round } from "./stats";
+
+const REPOSITORY_ROOT = path.resolve(__dirname, "..", "..");
+export const TARGET_DEMO_STATE_KB = 16;
+export const TARGET_LARGE_STATE_KB = 128;
+export const TARGET_HOST_PEAK_RSS_MB = 150;
+
+export interface StateOptions {
+    /** The large change: from 3 brokers to `brokers`, with this many partitions and replication factor 3. */
+    largeBrokers: number;
+    largePartitions: number;
+}
+
+export const DEFAULT_STATE: StateOptions = { largeBrokers: 48, largePartitions: 256 };
+
+interface Applied {
+    stateBytes: number;
+    operations: number;
+    peakRssMB: number | undefined;
+}
+
+/** The emulator's cluster grows from 3 brokers to `layout.brokerCount`; every broker of the target runs already. */
+async function applyThroughHost(emulator: BenchEmulator, partitions: number, layout: Record<string, number>): Promise<Applied> {
+    await emulator.reset({
+        brokers: 3,
+        partitions,
+        replicationFactor: 3,
+        partitionScaling: true,
+        running: Array.from({ length: layout.brokerCount }, (_, id) => id),
+        opMs: 1,
+    });
+    const hosted = await clusterScaleHosted(emulator.urls, layout);
+    const urn = urnOf(hosted, "cluster");
+    const host = await DynamicHost.start({ cwd: REPOSITORY_ROOT, project: BENCH_PROJECT, env: { PLATFORM_TOKEN_DISK_CACHE: "off" } });
+    try {
+        await host.configure(hosted.config);
+        const news = { ...hosted.inputs, timeoutSeconds: 600, __provider: hosted.serialized } as PropertyMap;
+        const checked = await host.check(urn, {}, news);
+        if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
+        const created = await host.create(urn, checked.inputs);
+        const stateBytes = Buffer.byteLength(JSON.stringify({ inputs: checked.inputs, outputs: created.properties }));
+        return { stateBytes, operations: Number(created.properties.plannedChangeCount ?? 0), peakRssMB: peakRssMB(host.pid) };
+    } finally {
+        await host.stop();
+    }
+}
+
+/** A host's peak RSS after one Check of the trivial provider: the floor every host starts from. */
+async function trivialHostPeakRssMB(): Promise<number | undefined> {
+    const trivial = await trivialHosted();
+    const host = await DynamicHost.start({ cwd: REPOSITORY_ROOT, project: BENCH_PROJECT });
+    try {
+        await host.configure(trivial.config);
+        await host.check(urnOf(trivial, "trivial"), {}, { ...trivial.inputs, __provider: trivial.serialized });
+        return peakRssMB(host.pid);
+    } finally {
+        await host.stop();
+    }
+}
+
+/** The process's peak resident set (VmHWM), where /proc tells it. */
+function peakRssMB(pid: number | undefined): number | undefined {
+    if (pid === undefined) return undefined;
+    try {
+        const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+        return match ? Number(match[1]) / 1024 : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+export async function benchState(emulator: BenchEmulator, options: StateOptions = DEFAULT_STATE): Promise<SectionResult> {
+    const demo = await applyThroughHost(emulator, 6, { brokerCount: 5, partitionCount: 8, replicationFactor: 3 });
+    const large = await applyThroughHost(emulator, options.largePartitions, { brokerCount: options.largeBrokers, replicationFactor: 3 });
+    const largeCase = `${options.largeBrokers} brokers, ${options.largePartitions} partitions, replication factor 3`;
+    const figures: Figure[] = [
+        figure("state", "demo.stateKB", "ClusterScale state after the demo's change", round(demo.stateBytes / 1024, 1), "kB", {
+            op: "<=",
+            value: TARGET_DEMO_STATE_KB,
+        }),
+        figure("state", "large.operations", `operations of the change to ${largeCase}`, large.operations, "ops"),
+        figure("state", "large.stateKB", `ClusterScale state after the change to ${largeCase}`, round(large.stateBytes / 1024, 1), "kB", {
+            op: "<=",
+            value: TARGET_LARGE_STATE_KB,
+        }),
+    ];
+    const floor = await trivialHostPeakRssMB();
+    if (floor !== undefined) figures.push(figure("state", "trivialHostPeakRssMB", "peak RSS of a host that ran the trivial provider", round(floor, 1), "MB"));
+    if (large.peakRssMB !== undefined) {
+        figures.push(
+            figure("state", "large.hostPeakRssMB", "provider host peak RSS during that change", round(large.peakRssMB, 1), "MB", {
+                op: "<=",
+                value: TARGET_HOST_PEAK_RSS_MB,
+            }),
+        );
+    }
+    return { figures, details: { demo, large, largeCase } };
+}
