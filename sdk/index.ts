@@ -11,7 +11,9 @@ export type { ApiAuth, CallOptions } from "./auth/apiAuth";
 export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./cluster/changeWaiter";
 export type { ChangeOutcome, WaitForChangeOptions } from "./cluster/changeWaiter";
 export { ClusterClient, DEFAULT_BASE_PATH } from "./cluster/clusterClient";
-export type { ClusterClientOptions, ClusterPatch, PatchClusterOptions, ScaleBrokersOptions } from "./cluster/clusterClient";
+export type { ClusterClientOptions, ClusterPatch, LayoutPlan, PatchClusterOptions, ScaleBrokersOptions } from "./cluster/clusterClient";
+export { describeLayoutRequest, layoutRefusal, layoutRequest, sameLayoutRequest } from "./cluster/layoutRequest";
+export type { Layout, LayoutField, LayoutRefusal, LayoutRequest, LiveLayout } from "./cluster/layoutRequest";
 export {
     AbortedError,
     AuthError,

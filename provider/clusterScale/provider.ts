@@ -11,6 +11,7 @@
 
 import type * as pulumi from "@pulumi/pulumi";
 import type { ClusterClient } from "../../sdk/cluster/clusterClient";
+import { type LayoutRequest, describeLayoutRequest } from "../../sdk/cluster/layoutRequest";
 import { type ChangeOutcome, waitForChange } from "../../sdk/cluster/changeWaiter";
 import {
     AuthError,
@@ -44,6 +45,7 @@ import {
     settingsOf,
     withCredentials,
 } from "./outputs";
+import { type ClusterView, decideDiff, diffResult } from "./decision";
 import { partialFailure } from "./interrupted";
 import { type KubernetesRouteInput, describeRoute } from "../shared/kubernetesRouteInput";
 import { availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./liveness";
@@ -53,14 +55,11 @@ import { recordedIntent, underReplicated } from "./replicas";
 import {
     type LiveSnapshot,
     type PlanOutcome,
-    type ScaleRequest,
-    describeRequest,
     intendedReplicationFactor,
     liveReplicationFactor,
     messageOf,
     planChange,
     removedBrokers,
-    sendRequest,
     snapshotOf,
 } from "./request";
 
@@ -157,7 +156,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             ])
         ) {
             say(name, "some inputs are not known yet; the plan will be known at apply");
-            return inputs.force === true ? { changes: true, replaces: [brokerField] } : { changes: true };
+            return diffResult(decideDiff({ force: inputs.force === true, changedSettings: [] }), brokerField);
         }
         const settings = settingsOf(inputs);
         const changed = changedSettings(olds, settings);
@@ -168,34 +167,38 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const recorded = recordedSnapshot(olds);
         const { cluster, gateway } = await this.clients(inputs, PREVIEW_TIMEOUT_MS);
         const outcome = await planChange(cluster, desired, recorded, { retry: false });
-        const replacement = (live: LiveSnapshot | undefined): pulumi.dynamic.DiffResult =>
-            desired.force && live !== undefined && removedBrokers(desired, live).length > 0
-                ? { changes: true, replaces: [brokerField], deleteBeforeReplace: false }
-                : { changes: true };
+        const removes = (live: LiveSnapshot | undefined): boolean => live !== undefined && removedBrokers(desired, live).length > 0;
+        const decided = (cluster: ClusterView) => decideDiff({ force: desired.force, changedSettings: changed, cluster });
 
         switch (outcome.kind) {
             case "rejected":
                 throw new Error(`${subject(name)}: ${outcome.property}: ${outcome.reason}`);
             case "busy":
                 say(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then apply this layout`);
-                return replacement(recorded);
+                return diffResult(decided({ kind: "busy", removesBrokers: removes(recorded) }), brokerField);
             case "unreachable": {
                 if (previewRequiresCluster()) throw new Error(`${subject(name)}: ${requiredClusterReason(outcome.reason)}`);
-                const differs = changed.length > 0 || recorded === undefined || differsFromRecorded(desired, olds, recorded);
-                say(name, `cannot reach the management API (${outcome.reason}); compared with the recorded layout: ${differs ? "changes" : "no change"}`);
-                return differs ? replacement(recorded) : { changes: false };
+                const differs = recorded === undefined || differsFromRecorded(desired, olds, recorded);
+                const decision = decided({ kind: "unreachable", differs, removesBrokers: removes(recorded) });
+                say(
+                    name,
+                    `cannot reach the management API (${outcome.reason}); compared with the recorded layout: ${decision === "none" ? "no change" : "changes"}`,
+                );
+                return diffResult(decision, brokerField);
             }
             case "planned": {
                 const shortfall = shortfallLine(desired, outcome);
+                const decision = decided({ kind: "planned", empty: outcome.empty, removesBrokers: removes(outcome.live) });
                 if (outcome.empty) {
                     if (shortfall !== undefined) say(name, shortfall);
-                    if (changed.length === 0) return { changes: false };
-                    say(name, `settings changed (${changed.join(", ")}); the cluster already has this layout, nothing will be sent to it`);
-                    return { changes: true };
+                    if (decision !== "none") {
+                        say(name, `settings changed (${changed.join(", ")}); the cluster already has this layout, nothing will be sent to it`);
+                    }
+                    return diffResult(decision, brokerField);
                 }
                 const refusal = await this.previewLiveness(name, desired, outcome, gateway);
                 if (refusal !== undefined) throw new Error(`${subject(name)}: force: ${refusal}`);
-                if (desired.force && removedBrokers(desired, outcome.live).length > 0) {
+                if (decision === "replace") {
                     // The engine checks the replacement as a new resource right after this, and that check prints the plan.
                     say(
                         name,
@@ -205,7 +208,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                     sayLines(planLines(name, outcome.plan, "up will apply"));
                 }
                 if (shortfall !== undefined) say(name, shortfall);
-                return replacement(outcome.live);
+                return diffResult(decision, brokerField);
             }
         }
     }
@@ -488,7 +491,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             };
             say(
                 name,
-                `change ${accepted.changeId} accepted (${describeRequest(planned.request)}): ${count(accepted.plannedChanges.length, "operation")}; waiting up to ${inputs.timeoutSeconds} s`,
+                `change ${accepted.changeId} accepted (${describeLayoutRequest(planned.request)}): ${count(accepted.plannedChanges.length, "operation")}; waiting up to ${inputs.timeoutSeconds} s`,
             );
             const before = state;
             const outcome = await this.waitFor({
@@ -515,9 +518,9 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
      * (timeout, reset, 502/503/504) is never answered by sending again: the caller looks at the cluster first, and
      * the change is then either running (waited for) or not (planned again from scratch).
      */
-    private async send(name: string, cluster: ClusterClient, request: ScaleRequest, dryRun: ChangePlan): Promise<ChangePlan | UnclearSend | "conflict"> {
+    private async send(name: string, cluster: ClusterClient, request: LayoutRequest, dryRun: ChangePlan): Promise<ChangePlan | UnclearSend | "conflict"> {
         try {
-            return await sendRequest(cluster, request, false, {});
+            return await cluster.applyLayout(request);
         } catch (error) {
             if (error instanceof ConflictError) {
                 say(name, `${pendingText(error.pendingChangeId)} started before this request; waiting for it, then planning again`);

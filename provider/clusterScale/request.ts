@@ -1,12 +1,11 @@
-// The one scale request that create, update, diff and check share: built from the desired layout and what is
-// known of the live cluster, sent as a dry run to learn the plan, then (create/update only) for real.
-//
-// Brokers-only and replication-factor changes use POST {basePath}/brokers, the request every release since
-// 8.4 understands; adding partitions needs PATCH {basePath} (8.8). A server older than PATCH answers it 405:
-// the request is then sent as POST /brokers, which is right as long as no partition has to be added.
+// The one layout request that create, update, diff and check share: built from the desired layout and what is
+// known of the live cluster, sent as a dry run to learn the plan, then (create/update only) for real. The SDK
+// decides its wire form (POST /brokers or PATCH, and the fallback for a server without PATCH); this module decides
+// what layout to ask for and what the resource refuses.
 
 import type { CallOptions } from "../../sdk/auth/apiAuth";
-import type { ClusterClient, ClusterPatch } from "../../sdk/cluster/clusterClient";
+import type { ClusterClient } from "../../sdk/cluster/clusterClient";
+import { type Layout, type LayoutRequest, layoutRefusal, layoutRequest, sameLayoutRequest } from "../../sdk/cluster/layoutRequest";
 import { AuthError, ConflictError, PlatformError, ResponseFormatError } from "../../sdk/errors";
 import { isTransientError } from "../../sdk/http/request";
 import type { BrokerState, ChangePlan } from "../../sdk/schemas";
@@ -24,11 +23,9 @@ export interface LiveSnapshot {
     mostReplicas: number;
 }
 
-export type ScaleRequest = { kind: "brokers"; brokers: number[]; replicationFactor?: number; force: boolean } | { kind: "patch"; patch: ClusterPatch };
-
 export type PlanOutcome =
     /** The server's plan. `empty` also covers a force request that removes nobody (its plan only re-asserts replicas). */
-    | { kind: "planned"; request: ScaleRequest; plan: ChangePlan; live: LiveSnapshot; empty: boolean; patchUnsupported: boolean }
+    | { kind: "planned"; request: LayoutRequest; plan: ChangePlan; live: LiveSnapshot; empty: boolean; patchUnsupported: boolean }
     /** Another change is running; its id when the server told it. */
     | { kind: "busy"; pendingChangeId?: number }
     /** The server, or what it reported of the cluster, rules the request out: it would fail at apply too. */
@@ -37,23 +34,15 @@ export type PlanOutcome =
     | { kind: "unreachable"; reason: string };
 
 /**
- * The request that brings `live` to `desired`. Without a snapshot, partitions are assumed not to grow (the answer
- * tells). It names the replication factor the resource intends (never left to the server's implicit minimum),
- * except for a force removal, which the server refuses with one.
+ * The layout to ask for against `live`. It names the replication factor the resource intends (never left to the
+ * server's implicit minimum); the SDK leaves it out of a force removal, which the server refuses with one.
  */
-export function buildRequest(desired: DesiredLayout, live: LiveSnapshot | undefined): ScaleRequest {
-    const grows = desired.partitionCount !== undefined && live !== undefined && desired.partitionCount > live.partitionCount;
+export function layoutFor(desired: DesiredLayout, live: LiveSnapshot | undefined): Layout {
+    const layout: Layout = { brokers: desired.brokers, force: desired.force };
+    if (desired.partitionCount !== undefined) layout.partitionCount = desired.partitionCount;
     const replicationFactor = intendedReplicationFactor(desired, live);
-    if (!grows || desired.force || live === undefined) {
-        const request: ScaleRequest = { kind: "brokers", brokers: [...desired.brokers], force: desired.force };
-        if (replicationFactor !== undefined && !desired.force) request.replicationFactor = replicationFactor;
-        return request;
-    }
-    const add = desired.brokers.filter((id) => !live.members.includes(id));
-    const remove = live.members.filter((id) => !desired.brokers.includes(id));
-    const partitions: ClusterPatch["partitions"] = { count: desired.partitionCount };
-    if (replicationFactor !== undefined) partitions.replicationFactor = replicationFactor;
-    return { kind: "patch", patch: { brokers: { add, remove }, partitions } };
+    if (replicationFactor !== undefined) layout.replicationFactor = replicationFactor;
+    return layout;
 }
 
 /** The replication factor a request names: the input, else the recorded intent, else the most replicas a partition has now. */
@@ -63,63 +52,36 @@ export function intendedReplicationFactor(desired: DesiredLayout, live: LiveSnap
     return live !== undefined && live.mostReplicas > 0 ? live.mostReplicas : undefined;
 }
 
-/** The request as one short line: `POST /brokers [0,1,2,3] replicationFactor=3`. */
-export function describeRequest(request: ScaleRequest): string {
-    if (request.kind === "brokers") {
-        const query = [request.force ? "force=true" : "", request.replicationFactor !== undefined ? `replicationFactor=${request.replicationFactor}` : ""]
-            .filter((part) => part !== "")
-            .join("&");
-        return `POST /brokers [${request.brokers.join(",")}]${query === "" ? "" : ` ?${query}`}`;
-    }
-    return `PATCH ${JSON.stringify(request.patch)}`;
-}
-
-/** Sends the request once; a dry run only plans. Mutating requests are never retried by the SDK. */
-export function sendRequest(cluster: ClusterClient, request: ScaleRequest, dryRun: boolean, options: CallOptions): Promise<ChangePlan> {
-    if (request.kind === "brokers") {
-        return cluster.scaleBrokers(request.brokers, {
-            ...options,
-            dryRun,
-            force: request.force,
-            replicationFactor: request.replicationFactor,
-        });
-    }
-    return cluster.patchCluster(request.patch, { ...options, dryRun });
-}
-
 /**
  * Asks the server for the plan of the request that brings the cluster to `desired`: one dry run, and a second
  * only when the answer shows that the request built from `belief` does not fit the live cluster (partitions to
- * add after all, other members), or when the server has no PATCH. Never sends anything that changes the cluster.
+ * add after all, other members). Never sends anything that changes the cluster.
  */
 export async function planChange(cluster: ClusterClient, desired: DesiredLayout, belief: LiveSnapshot | undefined, options: CallOptions): Promise<PlanOutcome> {
-    let request = buildRequest(desired, belief);
-    let patchUnsupported = false;
+    let live = belief;
+    let patch = true;
     for (let attempt = 0; ; attempt++) {
+        const layout = layoutFor(desired, live);
+        let request: LayoutRequest;
         let plan: ChangePlan;
         try {
-            plan = await sendRequest(cluster, request, true, options);
+            ({ request, plan, patchSupported: patch } = await cluster.planLayout(layout, live, { ...options, patch }));
         } catch (error) {
-            if (request.kind === "patch" && isMethodNotAllowed(error)) {
-                patchUnsupported = true;
-                request = postEquivalent(desired, belief);
-                continue;
-            }
-            return classifyFailure(error, request);
+            return classifyFailure(error, layoutRequest(layout, live, { patch }));
         }
-        const live = snapshotOf(plan.currentTopology);
-        const refusal = refuse(desired, live, patchUnsupported);
+        const answered = snapshotOf(plan.currentTopology);
+        const refusal = refuse(desired, answered, !patch);
         if (refusal !== undefined) return refusal;
-        const fitting = patchUnsupported ? postEquivalent(desired, live) : buildRequest(desired, live);
-        const fits = sameRequest(fitting, request) || sameAsImplicit(fitting, request, live);
+        const fitting = layoutRequest(layoutFor(desired, answered), answered, { patch });
+        const fits = sameLayoutRequest(fitting, request) || sameAsImplicit(fitting, request, answered);
         if (fits || attempt >= 2) {
             // Where the dry run left the replication factor implicit, the request sent names it (the plan is the same).
             const toSend = fits ? fitting : request;
             const losses = unaskedReplicaLosses(desired, plan);
             if (losses.length > 0) return { kind: "rejected", property: "replicationFactor", reason: lossReason(desired, losses, toSend) };
-            return { kind: "planned", request: toSend, plan, live, empty: isEmptyPlan(desired, plan, live), patchUnsupported };
+            return { kind: "planned", request: toSend, plan, live: answered, empty: isEmptyPlan(desired, plan, answered), patchUnsupported: !patch };
         }
-        request = fitting;
+        live = answered;
     }
 }
 
@@ -152,21 +114,17 @@ export function removedBrokers(desired: DesiredLayout, live: LiveSnapshot): numb
     return live.members.filter((id) => !desired.brokers.includes(id));
 }
 
-function postEquivalent(desired: DesiredLayout, live: LiveSnapshot | undefined): ScaleRequest {
-    return buildRequest({ ...desired, partitionCount: undefined }, live);
-}
-
 /**
  * A request that names no replication factor plans exactly as one naming the server's implicit choice (the fewest
  * replicas any partition has): the dry run of the first already showed the plan of the second.
  */
-function sameAsImplicit(fitting: ScaleRequest, sent: ScaleRequest, live: LiveSnapshot): boolean {
-    if (fitting.kind !== "brokers" || sent.kind !== "brokers" || sent.replicationFactor !== undefined) return false;
-    return fitting.replicationFactor === live.leastReplicas && sameRequest({ ...fitting, replicationFactor: undefined }, sent);
+function sameAsImplicit(fitting: LayoutRequest, sent: LayoutRequest, live: LiveSnapshot): boolean {
+    if (fitting.method !== "POST" || sent.method !== "POST" || sent.replicationFactor !== undefined) return false;
+    return fitting.replicationFactor === live.leastReplicas && sameLayoutRequest({ ...fitting, replicationFactor: undefined }, sent);
 }
 
-function lossReason(desired: DesiredLayout, losses: ReturnType<typeof unaskedReplicaLosses>, request: ScaleRequest): string {
-    const intended = request.kind === "brokers" ? request.replicationFactor : request.patch.partitions?.replicationFactor;
+function lossReason(desired: DesiredLayout, losses: ReturnType<typeof unaskedReplicaLosses>, request: LayoutRequest): string {
+    const intended = request.method === "POST" ? request.replicationFactor : request.patch.partitions?.replicationFactor;
     const advice =
         desired.replicationFactor === undefined
             ? `replicationFactor is not set and this resource intends ${intended ?? "no particular"} replicas per partition; ` +
@@ -211,7 +169,7 @@ function isEmptyPlan(desired: DesiredLayout, plan: ChangePlan, live: LiveSnapsho
     return desired.force && removedBrokers(desired, live).length === 0;
 }
 
-function classifyFailure(error: unknown, request: ScaleRequest): PlanOutcome {
+function classifyFailure(error: unknown, request: LayoutRequest): PlanOutcome {
     if (error instanceof ConflictError) return { kind: "busy", pendingChangeId: error.pendingChangeId };
     if (isTransientError(error)) return { kind: "unreachable", reason: messageOf(error) };
     if (!(error instanceof PlatformError)) throw error;
@@ -225,18 +183,15 @@ function classifyFailure(error: unknown, request: ScaleRequest): PlanOutcome {
     if (error instanceof ResponseFormatError) {
         return { kind: "rejected", property: "managementUrl", reason: `the answer is not the cluster management API's: ${messageOf(error)}` };
     }
-    const partitionScalingOff = request.kind === "patch" && /partition scaling is not enabled/i.test(error.serverMessage ?? "");
-    if (partitionScalingOff) {
+    const refusal = layoutRefusal(error, request);
+    if (refusal.partitionScalingOff) {
         return {
             kind: "rejected",
             property: "partitionCount",
             reason: `the brokers cannot add partitions: partition scaling is not enabled on them. ${messageOf(error)}`,
         };
     }
-    const said = error.serverMessage ?? "";
-    const property =
-        request.kind === "patch" && /partition count/i.test(said) ? "partitionCount" : /replication factor/i.test(said) ? "replicationFactor" : "brokers";
-    return { kind: "rejected", property, reason: `the cluster refuses this layout: ${messageOf(error)}` };
+    return { kind: "rejected", property: refusal.field, reason: `the cluster refuses this layout: ${messageOf(error)}` };
 }
 
 /** What the Kubernetes API server's own refusal means for the route, and what to do. */
@@ -252,21 +207,6 @@ export function apiServerRefusal(error: PlatformError): string {
         default:
             return `the Kubernetes API server refused the request (${error.status ?? "?"} ${error.apiServerReason}).${said}`;
     }
-}
-
-function isMethodNotAllowed(error: unknown): boolean {
-    return error instanceof PlatformError && error.status === 405;
-}
-
-function sameRequest(a: ScaleRequest, b: ScaleRequest): boolean {
-    return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-}
-
-function canonical(request: ScaleRequest): unknown {
-    if (request.kind === "brokers") return { ...request, brokers: [...request.brokers].sort((x, y) => x - y) };
-    const sorted = (ids: number[] | undefined) => [...(ids ?? [])].sort((x, y) => x - y);
-    const { brokers, partitions } = request.patch;
-    return { kind: "patch", add: sorted(brokers?.add), remove: sorted(brokers?.remove), count: partitions?.count, rf: partitions?.replicationFactor };
 }
 
 export function messageOf(error: unknown): string {

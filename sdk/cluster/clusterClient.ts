@@ -3,10 +3,11 @@
 // which only a GET can tell.
 
 import { ApiAuth, CallOptions, requestJsonWithAuth, sendWithAuth } from "../auth/apiAuth";
-import { ConflictError, InvalidRequestError } from "../errors";
+import { ConflictError, InvalidRequestError, PlatformError } from "../errors";
 import { DEFAULT_TIMEOUT_MS, DecodeResult, HttpMethod, HttpRequest, QueryValue, decodeJsonBody, errorFromResponse, joinUrl } from "../http/request";
 import { ClusterState, ChangePlan, clusterStateSchema, decoder, changePlanSchema } from "../schemas";
 import type { ConnectionSettings } from "../http/transport";
+import { type ClusterPatch, type Layout, type LayoutRequest, type LiveLayout, layoutRequest } from "./layoutRequest";
 
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
 
@@ -38,10 +39,13 @@ export interface PatchClusterOptions extends CallOptions {
     force?: boolean;
 }
 
-/** Body of PATCH {basePath}. */
-export interface ClusterPatch {
-    brokers?: { add?: number[]; remove?: number[]; count?: number };
-    partitions?: { count?: number; replicationFactor?: number };
+export type { ClusterPatch } from "./layoutRequest";
+
+/** A layout request's plan: the request the plan is for, and whether the server has PATCH (false after a 405). */
+export interface LayoutPlan {
+    request: LayoutRequest;
+    plan: ChangePlan;
+    patchSupported: boolean;
 }
 
 export class ClusterClient {
@@ -80,6 +84,34 @@ export class ClusterClient {
         validatePatch(patch);
         const query = { dryRun: flag(options.dryRun), force: flag(options.force) };
         return this.mutate(this.request("PATCH", "", options, query, patch), decoder("planned change", changePlanSchema));
+    }
+
+    /**
+     * Sends a layout request (see layoutRequest): POST /brokers or PATCH, as the request says. Once: a mutating request
+     * is never retried, and a dry run only plans.
+     */
+    applyLayout(request: LayoutRequest, options: CallOptions & { dryRun?: boolean } = {}): Promise<ChangePlan> {
+        if (request.method === "POST") {
+            return this.scaleBrokers(request.brokers, { ...options, force: request.force, replicationFactor: request.replicationFactor });
+        }
+        return this.patchCluster(request.patch, options);
+    }
+
+    /**
+     * The server's plan for bringing `live` to `layout`: one dry run of the layout's request. A server that answers
+     * PATCH with 405 predates it: the layout is planned again as POST /brokers, and `patchSupported` says so.
+     * `patch: false` skips PATCH from the start (a 405 seen before).
+     */
+    async planLayout(layout: Layout, live: LiveLayout | undefined, options: CallOptions & { patch?: boolean } = {}): Promise<LayoutPlan> {
+        const { patch = true, ...call } = options;
+        const request = layoutRequest(layout, live, { patch });
+        try {
+            return { request, plan: await this.applyLayout(request, { ...call, dryRun: true }), patchSupported: patch };
+        } catch (error) {
+            if (request.method !== "PATCH" || !(error instanceof PlatformError) || error.status !== 405) throw error;
+            const fallback = layoutRequest(layout, live, { patch: false });
+            return { request: fallback, plan: await this.applyLayout(fallback, { ...call, dryRun: true }), patchSupported: false };
+        }
     }
 
     /** DELETE {basePath}/changes/{id}: cancels the pending change. Operations already applied are not rolled back. */

@@ -120,7 +120,7 @@ describe("ClusterScale: preview, up, refresh and destroy", function () {
             const run = await fixture.run("destroy", { brokerCount: 4 }, withGateway());
             succeeded(run);
             assert.deepStrictEqual(run.requests, []);
-            assert.ok(printed(run, "a cluster layout cannot be deleted, so nothing is sent"), run.result.stdout);
+            assert.ok(printed(run, "removed from the stack only, nothing is sent to the cluster (a cluster layout cannot be deleted)"), run.result.stdout);
             assert.strictEqual(run.resource, undefined);
             assert.strictEqual((await fixture.cluster().getCluster()).version, before.version);
         });
