@@ -3,25 +3,16 @@
 // through untouched. Nothing here talks to the cluster.
 
 import { type KubernetesRouteInput, checkKubernetesRoute } from "../shared/kubernetesRouteInput";
+import { DEFAULT_TIMEOUT_SECONDS, type InputFailure, brokerIdsOf, checkLayout } from "../shared/layoutSchema";
 import { type TlsInput, checkTls } from "../shared/tlsInput";
-import { UNKNOWN, containsUnknown, isUnknown } from "../shared/unknowns";
+import { UNKNOWN, asChecked, containsUnknown, isUnknown } from "../shared/unknowns";
 
 export { UNKNOWN, containsUnknown, isUnknown } from "../shared/unknowns";
 
-export const DEFAULT_BASE_PATH = "/actuator/cluster";
-export const DEFAULT_TIMEOUT_SECONDS = 1800;
+export { DEFAULT_TIMEOUT_SECONDS, LIMITS, brokerIdsOf } from "../shared/layoutSchema";
+export type { InputFailure } from "../shared/layoutSchema";
 
-/**
- * Upper limits, far above any real cluster, so that a typo (`brokerCount: 1e9`) is a clear check failure instead
- * of a provider host that runs out of memory. Partitions: the engine's protocol maximum.
- */
-export const LIMITS = {
-    brokers: 1024,
-    brokerId: 65_535,
-    partitionCount: 8192,
-    /** Seven days: longer waits belong to a later `up`, and Node timers overflow past 24.8 days. */
-    timeoutSeconds: 7 * 24 * 3600,
-} as const;
+export const DEFAULT_BASE_PATH = "/actuator/cluster";
 
 /** Credentials for the management and gateway APIs, as the provider receives them (plaintext). */
 export interface ManagementAuth {
@@ -63,11 +54,6 @@ export interface DesiredLayout {
     /** The replication factor the resource recorded as intended (old outputs), used when the input leaves it out. */
     recordedReplicationFactor?: number;
     force: boolean;
-}
-
-export interface InputFailure {
-    property: string;
-    reason: string;
 }
 
 /** Where the URLs come from when the inputs leave them out (read in configure and in each method). */
@@ -116,25 +102,19 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
         : resolveUrl(news.gatewayUrl, "gatewayUrl", "platform:gatewayUrl", "PLATFORM_GATEWAY_URL", defaults, false, fail);
     const basePath = checkBasePath(news.basePath, fail);
 
-    const brokers = checkBrokerList(news.brokers, fail);
-    const brokerCount = optionalInteger(news.brokerCount, "brokerCount", 1, LIMITS.brokers, fail);
-    if (news.brokers === undefined && news.brokerCount === undefined) {
-        fail("brokers", "give either brokers (the ids of every broker) or brokerCount (brokers 0 … n-1)");
-    } else if (news.brokers !== undefined && news.brokerCount !== undefined) {
-        fail("brokerCount", "give either brokers or brokerCount, not both");
-    }
-    const partitionCount = optionalInteger(news.partitionCount, "partitionCount", 1, LIMITS.partitionCount, fail);
-    const replicationFactor = optionalInteger(news.replicationFactor, "replicationFactor", 1, LIMITS.brokers, fail);
-    const force = optionalBoolean(news.force, "force", fail) ?? false;
-    const cancelOnTimeout = optionalBoolean(news.cancelOnTimeout, "cancelOnTimeout", fail) ?? false;
-    const timeoutSeconds = checkTimeout(news.timeoutSeconds, fail);
+    const checked = checkLayout(news);
+    failures.push(...checked.failures);
+    const layout = checked.layout ?? {};
+    const brokers = layout.brokers == null ? undefined : asChecked<number[]>(layout.brokers);
+    const brokerCount = layout.brokerCount == null ? undefined : asChecked<number>(layout.brokerCount);
+    const partitionCount = layout.partitionCount == null ? undefined : asChecked<number>(layout.partitionCount);
+    const replicationFactor = layout.replicationFactor == null ? undefined : asChecked<number>(layout.replicationFactor);
+    const force = asChecked<boolean>(layout.force ?? false);
+    const cancelOnTimeout = asChecked<boolean>(layout.cancelOnTimeout ?? false);
+    const timeoutSeconds = asChecked<number>(layout.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
     const auth = checkAuth(news.auth, fail);
     const tls = checkTls(news.tls, fail);
-
     const brokerIds = brokerIdsOf(brokers, brokerCount);
-    if (typeof replicationFactor === "number" && brokerIds !== undefined && replicationFactor > brokerIds.length) {
-        fail("replicationFactor", `replicationFactor ${replicationFactor} is more than the ${brokerIds.length} broker(s) of the cluster`);
-    }
 
     const oldPartitionCount = typeof olds.partitionCount === "number" ? olds.partitionCount : undefined;
     if (typeof partitionCount === "number" && oldPartitionCount !== undefined && partitionCount < oldPartitionCount) {
@@ -200,18 +180,6 @@ export function desiredLayout(inputs: ClusterScaleInputs, recordedReplicationFac
     return desired;
 }
 
-/** The broker ids of a `brokers` list or a `brokerCount`, ascending; undefined when not (fully) known. */
-export function brokerIdsOf(brokers: unknown, brokerCount: unknown): number[] | undefined {
-    if (Array.isArray(brokers)) {
-        if (!brokers.every((id): id is number => typeof id === "number")) return undefined;
-        return [...new Set(brokers)].sort((a, b) => a - b);
-    }
-    if (typeof brokerCount === "number" && Number.isSafeInteger(brokerCount) && brokerCount >= 0) {
-        return Array.from({ length: brokerCount }, (_, i) => i);
-    }
-    return undefined;
-}
-
 function resolveUrl(
     value: unknown,
     property: string,
@@ -271,71 +239,6 @@ function checkBasePath(value: unknown, fail: (property: string, reason: string) 
     }
     const trimmed = value.replace(/\/+$/, "");
     return trimmed === "" ? "/" : trimmed;
-}
-
-function checkBrokerList(value: unknown, fail: (property: string, reason: string) => void): number[] | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (isUnknown(value)) return value as unknown as number[];
-    if (!Array.isArray(value)) {
-        fail("brokers", "brokers must be a list of broker ids");
-        return undefined;
-    }
-    if (value.length === 0) {
-        fail("brokers", "brokers must name at least one broker");
-        return undefined;
-    }
-    if (value.length > LIMITS.brokers) {
-        fail("brokers", `brokers lists ${value.length} ids: a cluster has at most ${LIMITS.brokers} brokers`);
-        return undefined;
-    }
-    const seen = new Set<number>();
-    value.forEach((id, index) => {
-        if (isUnknown(id)) return;
-        if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0 || id > LIMITS.brokerId) {
-            fail("brokers", `brokers[${index}] is ${JSON.stringify(id)}: every broker id must be an integer ≥ 0 and at most ${LIMITS.brokerId}`);
-        } else if (seen.has(id)) {
-            fail("brokers", `broker ${id} is listed twice: broker ids must be unique`);
-        } else {
-            seen.add(id);
-        }
-    });
-    return value as number[];
-}
-
-function optionalInteger(
-    value: unknown,
-    property: string,
-    minimum: number,
-    maximum: number,
-    fail: (property: string, reason: string) => void,
-): number | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (isUnknown(value)) return value as unknown as number;
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < minimum || value > maximum) {
-        fail(property, `${property} is ${JSON.stringify(value)}: it must be an integer ≥ ${minimum} and at most ${maximum}`);
-        return undefined;
-    }
-    return value;
-}
-
-function optionalBoolean(value: unknown, property: string, fail: (property: string, reason: string) => void): boolean | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (isUnknown(value)) return value as unknown as boolean;
-    if (typeof value !== "boolean") {
-        fail(property, `${property} is ${JSON.stringify(value)}: it must be true or false`);
-        return undefined;
-    }
-    return value;
-}
-
-function checkTimeout(value: unknown, fail: (property: string, reason: string) => void): number {
-    if (value === undefined || value === null) return DEFAULT_TIMEOUT_SECONDS;
-    if (isUnknown(value)) return value as unknown as number;
-    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > LIMITS.timeoutSeconds) {
-        fail("timeoutSeconds", `timeoutSeconds is ${JSON.stringify(value)}: it must be a number of seconds > 0 and at most ${LIMITS.timeoutSeconds} (7 days)`);
-        return DEFAULT_TIMEOUT_SECONDS;
-    }
-    return value;
 }
 
 /** Never echoes a credential in a failure. */

@@ -3,6 +3,8 @@
 // ordinal up to the highest broker id of the layout, and a gap in the broker ids is a pod that keeps running
 // outside the cluster.
 
+import { brokerIdsOf, checkLayout } from "../shared/layoutSchema";
+
 export interface BrokerReplicaPlan {
     /** Replicas the StatefulSet has now. */
     current: number;
@@ -36,27 +38,10 @@ export function planBrokerReplicas(current: number | undefined, layout: LayoutBr
 }
 
 function brokerOrdinals({ brokers, brokerCount }: LayoutBrokers): { target: number; podsOutsideLayout: number[] } {
-    if (brokers !== undefined && brokerCount !== undefined) {
-        throw new Error("give either brokers or brokerCount, not both");
-    }
-    if (brokerCount !== undefined) {
-        if (!Number.isSafeInteger(brokerCount) || brokerCount < 1) {
-            throw new Error(`brokerCount is ${JSON.stringify(brokerCount)}: it must be an integer ≥ 1`);
-        }
-        return { target: brokerCount, podsOutsideLayout: [] };
-    }
-    if (brokers === undefined) {
-        throw new Error("give either brokers (the ids of every broker) or brokerCount (brokers 0 … n-1)");
-    }
-    if (brokers.length === 0) throw new Error("brokers must name at least one broker");
-    const ids = new Set<number>();
-    for (const id of brokers) {
-        if (!Number.isSafeInteger(id) || id < 0) {
-            throw new Error(`broker id ${JSON.stringify(id)} is not a StatefulSet ordinal: every broker id must be an integer ≥ 0`);
-        }
-        if (ids.has(id)) throw new Error(`broker ${id} is listed twice: broker ids must be unique`);
-        ids.add(id);
-    }
+    // The same rules, in the same words, as ClusterScale's check of its brokers.
+    const [failure] = checkLayout({ brokers, brokerCount }).failures;
+    if (failure !== undefined) throw new Error(failure.reason);
+    const ids = new Set(brokerIdsOf(brokers, brokerCount));
     const target = Math.max(...ids) + 1;
     const podsOutsideLayout: number[] = [];
     for (let ordinal = 0; ordinal < target; ordinal++) {

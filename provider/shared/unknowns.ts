@@ -15,3 +15,11 @@ export function containsUnknown(value: unknown): boolean {
     if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
     return false;
 }
+
+/**
+ * A checked value typed as known. The sentinel stays in the value during a preview: every caller of check's inputs
+ * looks at containsUnknown (or hasUnknowns) before it uses one, so this is where that promise is written once.
+ */
+export function asChecked<T>(value: T | typeof UNKNOWN | (T extends readonly (infer E)[] ? (E | typeof UNKNOWN)[] : never)): T {
+    return value as T;
+}

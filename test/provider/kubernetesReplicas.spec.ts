@@ -31,8 +31,8 @@ describe("broker replicas around a layout change", () => {
             [{ brokerCount: 0 }, /brokerCount is 0: it must be an integer ≥ 1/],
             [{ brokerCount: 2.5 }, /brokerCount is 2.5/],
             [{ brokers: [] }, /at least one broker/],
-            [{ brokers: [0, -1] }, /broker id -1 is not a StatefulSet ordinal/],
-            [{ brokers: [0, 1.5] }, /broker id 1.5 is not a StatefulSet ordinal/],
+            [{ brokers: [0, -1] }, /brokers\[1\] is -1: every broker id must be an integer ≥ 0/],
+            [{ brokers: [0, 1.5] }, /brokers\[1\] is 1.5: every broker id must be an integer ≥ 0/],
             [{ brokers: [0, 1, 1] }, /broker 1 is listed twice/],
         ];
         for (const [layout, reason] of refused) {

@@ -164,7 +164,7 @@ describe("BrokerStatefulSetScaling (Pulumi mocks)", () => {
         const refused: Array<[ClusterScaleArgs, RegExp]> = [
             [{ brokers: [0, 1, 2], brokerCount: 3 }, /"refused": give either brokers or brokerCount, not both/],
             [{ brokerCount: 0 }, /"refused": brokerCount is 0/],
-            [{ brokers: [0, -1] }, /"refused": broker id -1 is not a StatefulSet ordinal/],
+            [{ brokers: [0, -1] }, /"refused": brokers\[1\] is -1: every broker id must be an integer ≥ 0/],
         ];
         for (const [layout, reason] of refused) {
             assert.throws(() => scaling("refused", 3, layout), reason);

@@ -3,6 +3,7 @@
 // needs one to find out). One fixture program serves every case (its arguments are JSON config); cases run a few
 // at a time.
 import * as assert from "assert";
+import { LIMITS } from "../../provider/shared/layoutSchema";
 import type { RunningEmulator } from "../emulator";
 import { CLIENT, Lab, LabStack, Scenario, Section, failed, mutating, once, requestLine, tokenRequests } from "./support";
 
@@ -112,31 +113,31 @@ const CASES: BadInputCase[] = [
         name: "a billion brokers",
         scale: () => ({ brokerCount: 1e9 }),
         field: "brokerCount",
-        rule: /brokerCount is 1000000000: it must be an integer ≥ 1 and at most 1024/,
+        rule: new RegExp(`brokerCount is 1000000000: it must be an integer ≥ 1 and at most ${LIMITS.brokers}`),
     },
     {
         name: "a broker id above the limit",
         scale: () => ({ brokers: [0, 1, 70_000] }),
         field: "brokers",
-        rule: /brokers\[2\] is 70000: every broker id must be an integer ≥ 0 and at most 65535/,
+        rule: new RegExp(`brokers\\[2\\] is 70000: every broker id must be an integer ≥ 0 and at most ${LIMITS.brokerId}`),
     },
     {
         name: "more broker ids than a cluster can have",
         scale: () => ({ brokers: Array.from({ length: 2000 }, (_, i) => i) }),
         field: "brokers",
-        rule: /brokers lists 2000 ids: a cluster has at most 1024 brokers/,
+        rule: new RegExp(`brokers lists 2000 ids: a cluster has at most ${LIMITS.brokers} brokers`),
     },
     {
         name: "a billion partitions",
         scale: () => ({ ...brokers3, partitionCount: 1e9 }),
         field: "partitionCount",
-        rule: /partitionCount is 1000000000: it must be an integer ≥ 1 and at most 8192/,
+        rule: new RegExp(`partitionCount is 1000000000: it must be an integer ≥ 1 and at most ${LIMITS.partitionCount}`),
     },
     {
         name: "a replication factor of a billion",
         scale: () => ({ ...brokers3, replicationFactor: 1e9 }),
         field: "replicationFactor",
-        rule: /replicationFactor is 1000000000: it must be an integer ≥ 1 and at most 1024/,
+        rule: new RegExp(`replicationFactor is 1000000000: it must be an integer ≥ 1 and at most ${LIMITS.brokers}`),
     },
     {
         name: "a timeout of thirty years",
