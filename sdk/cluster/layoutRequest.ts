@@ -25,9 +25,7 @@ export interface LiveLayout {
     partitionCount: number;
 }
 
-export type LayoutRequest =
-    | { method: "POST"; brokers: number[]; replicationFactor?: number; force: boolean }
-    | { method: "PATCH"; patch: ClusterPatch };
+export type LayoutRequest = { method: "POST"; brokers: number[]; replicationFactor?: number; force: boolean } | { method: "PATCH"; patch: ClusterPatch };
 
 /**
  * The request that brings `live` to `layout`. Without `live`, partitions are assumed not to grow (a dry run's
