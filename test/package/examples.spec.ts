@@ -18,16 +18,6 @@ const MEMBERS = [
 ];
 const EMAILS = ["ada@example.com", "alan@example.com", "grace@example.com"];
 
-/** No PLATFORM_* setting of the caller's environment reaches a run unless a test sets it. */
-const NO_PLATFORM_ENV: NodeJS.ProcessEnv = {
-    PLATFORM_CONSOLE_CLIENT_ID: undefined,
-    PLATFORM_CONSOLE_CLIENT_SECRET: undefined,
-    PLATFORM_OAUTH_URL: undefined,
-    PLATFORM_CONSOLE_OAUTH_AUDIENCE: undefined,
-    PLATFORM_CONSOLE_BASE_URL: undefined,
-    PLATFORM_TOKEN_DISK_CACHE: undefined,
-};
-
 describe("examples/admin-members", function () {
     this.timeout(120_000);
     let emulator: RunningEmulator;
@@ -54,7 +44,6 @@ describe("examples/admin-members", function () {
             config: settings.config,
             secrets: settings.secrets,
             env: {
-                ...NO_PLATFORM_ENV,
                 PULUMI_CONFIG_PASSPHRASE: "examples",
                 PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens"),
                 ...settings.env,

@@ -7,8 +7,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RequestLogEntry, RunningEmulator, startEmulator } from "../emulator";
-import { Command, RunPulumiResult, runPulumi } from "../engine";
+import { RequestLogEntry, RunningEmulator } from "../emulator";
+import { useEmulator } from "../support/emulator";
+import { SecretLedger } from "../support/secretScan";
+import { producedTexts, runStack } from "../support/stack";
+import { Command, RunPulumiResult } from "../engine";
 
 export const PROGRAMS = join(__dirname, "programs");
 
@@ -19,19 +22,9 @@ export const CLIENT = { clientId: "admin-test-client", clientSecret: `s3cret-${r
 export const ROTATED_SECRET = `r0tated-${randomBytes(12).toString("hex")}`;
 
 /** A JSON Web Token, the emulator's token format. */
-export const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
+export { JWT_PATTERN as JWT } from "../support/secretScan";
 
 const PASSPHRASE = "admin-client-tests";
-
-/** Every PLATFORM_* variable the code under test reads, unset (undefined values are not passed to children). */
-const UNSET_PLATFORM_ENV: NodeJS.ProcessEnv = {
-    PLATFORM_CONSOLE_CLIENT_ID: undefined,
-    PLATFORM_CONSOLE_CLIENT_SECRET: undefined,
-    PLATFORM_OAUTH_URL: undefined,
-    PLATFORM_CONSOLE_OAUTH_AUDIENCE: undefined,
-    PLATFORM_CONSOLE_BASE_URL: undefined,
-    PLATFORM_TOKEN_DISK_CACHE: undefined,
-};
 
 /**
  * One emulator for the enclosing describe block, with the real token rate limit (a second token request
@@ -39,21 +32,7 @@ const UNSET_PLATFORM_ENV: NodeJS.ProcessEnv = {
  * tests of a block that tells one story.
  */
 export function useAdminEmulator(options: { resetEach?: boolean } = {}): () => RunningEmulator {
-    let emulator: RunningEmulator | undefined;
-    const settings = { opMs: 10, clients: [CLIENT, { ...CLIENT, clientSecret: ROTATED_SECRET }] };
-    before(async () => {
-        emulator = await startEmulator(settings);
-    });
-    if (options.resetEach !== false) {
-        beforeEach(() => emulator?.control.reset(settings));
-    }
-    after(async () => {
-        await emulator?.close();
-    });
-    return () => {
-        if (!emulator) throw new Error("emulator not started");
-        return emulator;
-    };
+    return useEmulator({ opMs: 10, clients: [CLIENT, { ...CLIENT, clientSecret: ROTATED_SECRET }] }, options);
 }
 
 /** A private directory for each test (or, with `perTest: false`, for the whole block), removed afterwards. */
@@ -120,15 +99,14 @@ export class AdminStack {
     /** Runs one operation in its own process; the request log covers exactly this run. */
     async run(command: Command, options: RunOptions = {}): Promise<AdminRun> {
         this.emulator().control.clearRequests();
-        const result = await runPulumi({
-            command,
+        const stack = {
             programDir: join(PROGRAMS, options.program ?? "admin-clients"),
             stack: "test",
             stateFile: this.stateFile,
-            config: options.config,
-            secrets: options.secrets,
-            env: { ...UNSET_PLATFORM_ENV, PLATFORM_TOKEN_CACHE_DIR: this.tokenCacheDir, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, ...options.env },
-        });
+            tokenCacheDir: this.tokenCacheDir,
+            passphrase: PASSPHRASE,
+        };
+        const result = await runStack(stack, command, options);
         const requests = this.emulator().control.requests();
         return {
             result,
@@ -158,19 +136,11 @@ export class AdminStack {
      * state file as stored: the secrets given, the tokens of the disk cache, and anything shaped like a JWT.
      */
     assertNoLeaks(run: AdminRun, secrets: string[] = [CLIENT.clientSecret, ROTATED_SECRET]): void {
-        const texts: Record<string, string> = {
-            stdout: run.result.stdout,
-            stderr: run.result.stderr,
-            errors: run.result.errors.join("\n"),
-            outputs: JSON.stringify(run.result.outputs),
-            state: existsSync(this.stateFile) ? readFileSync(this.stateFile, "utf8") : "",
-        };
-        const tokens = this.cachedTokens();
-        for (const [where, text] of Object.entries(texts)) {
-            for (const secret of secrets) assert.ok(!text.includes(secret), `a client secret is in the ${where}`);
-            for (const token of tokens) assert.ok(!text.includes(token), `a token is in the ${where}`);
-            assert.ok(!JWT.test(text), `something shaped like a token is in the ${where}`);
-        }
+        const texts = producedTexts(run.result, this.stateFile);
+        const ledger = new SecretLedger();
+        secrets.forEach((secret, index) => ledger.addSecret(`client secret #${index + 1}`, secret));
+        ledger.watchTokenCache(this.tokenCacheDir);
+        ledger.assertClean("the run", texts);
     }
 }
 

@@ -6,7 +6,8 @@ import * as path from "path";
 import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import type { BrokerState } from "../../sdk/schemas";
 import { RequestLogEntry, ResetBody, RunningEmulator, startEmulator } from "../emulator";
-import { Command, runPulumi, RunPulumiResult } from "../engine";
+import { Command, RunPulumiResult } from "../engine";
+import { runStack } from "../support/stack";
 import type { ResourceState } from "../engine";
 
 export const PROGRAM = path.join(__dirname, "programs", "cluster-scale");
@@ -97,16 +98,15 @@ export class ClusterScaleFixture {
 
     async run(command: Command, args: ScaleArgs, options: RunOptions = {}): Promise<ScaleRun> {
         this.emulator.control.clearRequests();
-        const result = await runPulumi({
-            command,
+        const stack = {
             programDir: PROGRAM,
             stack: STACK,
             stateFile: this.stateFile,
-            config: { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(args), ...options.config },
-            secrets: options.secrets,
-            env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PLATFORM_TOKEN_CACHE_DIR: path.join(this.directory, "tokens"), ...options.env },
-            onLine: options.onLine && ((_stream, line) => options.onLine!(line)),
-        });
+            tokenCacheDir: path.join(this.directory, "tokens"),
+            passphrase: PASSPHRASE,
+        };
+        const config = { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(args), ...options.config };
+        const result = await runStack(stack, command, { ...options, config });
         const requests = this.emulator.control.requests().filter((entry) => entry.interface === "management" || entry.interface === "gateway");
         const hostLines = result.diagnostics.map((diagnostic) => diagnostic.line);
         return { result, requests, hostLines, resource: result.state.resources[URN] };
@@ -122,23 +122,7 @@ export function failed(run: ScaleRun): string {
     return run.result.stderr;
 }
 
-const isDryRun = (entry: RequestLogEntry) => entry.query.dryRun === "true";
-const isMutatingKind = (entry: RequestLogEntry) => entry.interface === "management" && entry.method !== "GET";
-
-/** Requests that may change the cluster: every management request but GETs and dry runs. */
-export function mutating(requests: RequestLogEntry[]): RequestLogEntry[] {
-    return requests.filter((entry) => isMutatingKind(entry) && !isDryRun(entry));
-}
-
-export function dryRuns(requests: RequestLogEntry[]): RequestLogEntry[] {
-    return requests.filter((entry) => isMutatingKind(entry) && isDryRun(entry));
-}
-
-/** `METHOD path?query status`, compact, for readable assertions. */
-export function requestLine(entry: RequestLogEntry): string {
-    const query = new URLSearchParams(entry.query).toString();
-    return `${entry.method} ${entry.path}${query ? `?${query}` : ""} ${entry.status}`;
-}
+export { dryRuns, mutating, requestLine } from "../support/requestLog";
 
 export function layout(brokers: readonly { id: number; state: string; partitions: readonly { id: number; priority: number; state: string }[] }[]): Layout[] {
     return [...brokers]

@@ -1,6 +1,6 @@
 // The reliability suite's workbench: emulators, stacks (a state file and a token cache each, in one temporary
 // directory for the whole suite), runs of the fixture program through test/engine, and what a run left in the
-// emulator's request log. Every run goes through the suite's leak scan (secretScan.ts) as it ends.
+// emulator's request log. Every run goes through the leak scan (test/support/secretScan.ts) as it ends.
 import * as assert from "assert";
 import { randomBytes } from "crypto";
 import * as fs from "fs";
@@ -8,9 +8,10 @@ import * as os from "os";
 import * as path from "path";
 import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { RequestLogEntry, ResetBody, RunningEmulator, startEmulator } from "../emulator";
-import { Command, runPulumi, RunPulumiResult } from "../engine";
+import { Command, RunPulumiResult } from "../engine";
 import type { ResourceState } from "../engine";
-import { SecretLedger } from "./secretScan";
+import { SecretLedger } from "../support/secretScan";
+import { producedTexts, runStack } from "../support/stack";
 
 export const PROGRAM = path.join(__dirname, "programs", "platform");
 const PROJECT = "reliability-platform";
@@ -18,18 +19,6 @@ const PASSPHRASE = "reliability suite";
 
 /** The credentials the emulators accept; the secret is random per run of the suite, so finding it anywhere is a leak. */
 export const CLIENT = { clientId: "reliability-client", clientSecret: `rel-s3cret-${randomBytes(12).toString("hex")}`, audience: "127.0.0.1" };
-
-/** Every PLATFORM_* variable the code under test reads, unset (undefined values are not passed to children). */
-const UNSET_PLATFORM_ENV: NodeJS.ProcessEnv = {
-    PLATFORM_CONSOLE_CLIENT_ID: undefined,
-    PLATFORM_CONSOLE_CLIENT_SECRET: undefined,
-    PLATFORM_OAUTH_URL: undefined,
-    PLATFORM_CONSOLE_OAUTH_AUDIENCE: undefined,
-    PLATFORM_CONSOLE_BASE_URL: undefined,
-    PLATFORM_MANAGEMENT_URL: undefined,
-    PLATFORM_GATEWAY_URL: undefined,
-    PLATFORM_TOKEN_DISK_CACHE: undefined,
-};
 
 export function clusterUrn(name = "cluster"): string {
     return urnOf("ClusterScale", name);
@@ -145,29 +134,14 @@ export class Lab {
         try {
             if (spec.clearLog !== false) emulator.control.clearRequests();
             before = emulator.control.requests().length;
-            result = await runPulumi({
-                command: spec.command,
-                programDir: PROGRAM,
-                stack: "test",
-                stateFile: stack.stateFile,
-                config,
-                secrets,
-                env: { ...UNSET_PLATFORM_ENV, PLATFORM_TOKEN_CACHE_DIR: stack.tokenDir, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE },
-                onLine: spec.onLine && ((_stream, line) => spec.onLine!(line)),
-                signal: spec.signal,
-            });
+            const testStack = { programDir: PROGRAM, stack: "test", stateFile: stack.stateFile, tokenCacheDir: stack.tokenDir, passphrase: PASSPHRASE };
+            result = await runStack(testStack, spec.command, { config, secrets, onLine: spec.onLine, signal: spec.signal });
         } finally {
             this.release();
         }
         const requests = emulator.control.requests().slice(before);
         const run = { result, requests, hostLines: result.diagnostics.map((diagnostic) => diagnostic.line) };
-        this.ledger.assertClean(`${stack.label} (${spec.command})`, {
-            stdout: result.stdout,
-            stderr: result.stderr,
-            errors: result.errors.join("\n"),
-            outputs: JSON.stringify(result.outputs),
-            state: fs.existsSync(stack.stateFile) ? fs.readFileSync(stack.stateFile, "utf8") : "",
-        });
+        this.ledger.assertClean(`${stack.label} (${spec.command})`, producedTexts(result, stack.stateFile));
         return run;
     }
 
@@ -205,27 +179,7 @@ export function resourceOf(run: LabRun, urn = clusterUrn()): ResourceState | und
     return run.result.state.resources[urn];
 }
 
-const isDryRun = (entry: RequestLogEntry): boolean => entry.query.dryRun === "true";
-
-/** Requests that may change the cluster: POST/PATCH/DELETE to the management API, dry runs excepted. */
-export function mutating(requests: readonly RequestLogEntry[]): RequestLogEntry[] {
-    return requests.filter((entry) => entry.interface === "management" && entry.method !== "GET" && !isDryRun(entry));
-}
-
-/** Requests that start a change: POST {basePath}/brokers and PATCH {basePath}, dry runs excepted (no cancel). */
-export function scaleRequests(requests: readonly RequestLogEntry[]): RequestLogEntry[] {
-    return mutating(requests).filter((entry) => entry.method === "POST" || entry.method === "PATCH");
-}
-
-export function tokenRequests(requests: readonly RequestLogEntry[]): RequestLogEntry[] {
-    return requests.filter((entry) => entry.interface === "auth");
-}
-
-/** `METHOD path?query status`, for readable assertions. */
-export function requestLine(entry: RequestLogEntry): string {
-    const query = new URLSearchParams(entry.query).toString();
-    return `${entry.method} ${entry.path}${query ? `?${query}` : ""} ${entry.status}`;
-}
+export { mutating, requestLine, scaleRequests, tokenRequests } from "../support/requestLog";
 
 export function succeeded(run: LabRun): void {
     assert.strictEqual(run.result.exitCode, 0, `exit ${run.result.exitCode}\n${run.result.stdout}\n${run.result.stderr}`);

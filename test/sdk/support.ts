@@ -4,28 +4,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RequestLogEntry, RunningEmulator, startEmulator } from "../emulator";
+import type { ResetBody, RunningEmulator } from "../emulator";
+import { useEmulator as useSharedEmulator } from "../support/emulator";
+
+export { requestsTo } from "../support/requestLog";
 import { clearTokenCache } from "../../sdk/auth/tokenClient";
 
 export const DEMO = { clientId: "demo-client", clientSecret: "demo-secret", audience: "127.0.0.1" };
 
-/** Starts one emulator for the enclosing describe block and resets it before each test. */
-export function useEmulator(reset: Parameters<RunningEmulator["control"]["reset"]>[0] = {}): () => RunningEmulator {
-    let emulator: RunningEmulator | undefined;
-    before(async () => {
-        emulator = await startEmulator({ opMs: 10, rateLimitBlockSeconds: 1, ...reset });
-    });
-    beforeEach(() => {
-        emulator?.control.reset({ opMs: 10, rateLimitBlockSeconds: 1, ...reset });
-        clearTokenCache();
-    });
-    after(async () => {
-        await emulator?.close();
-    });
-    return () => {
-        if (!emulator) throw new Error("emulator not started");
-        return emulator;
-    };
+/** One emulator for the enclosing describe block, reset before each test, with the process's tokens forgotten. */
+export function useEmulator(reset: ResetBody = {}): () => RunningEmulator {
+    return useSharedEmulator({ opMs: 10, rateLimitBlockSeconds: 1, ...reset }, { beforeEachTest: clearTokenCache });
 }
 
 /** A fresh temporary directory per test, removed afterwards. */
@@ -41,10 +30,6 @@ export function useTempDir(): () => string {
         if (!dir) throw new Error("no temp dir");
         return dir;
     };
-}
-
-export function requestsTo(emulator: RunningEmulator, iface: RequestLogEntry["interface"], method?: string): RequestLogEntry[] {
-    return emulator.control.requests().filter((entry) => entry.interface === iface && (method === undefined || entry.method === method));
 }
 
 /** Starts brokers the emulator does not run yet (new brokers must run before they are named). */

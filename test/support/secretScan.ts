@@ -1,4 +1,4 @@
-// The one leak scan of the reliability suite. Every run's printed output, error messages, stack outputs and
+// The one leak scan of the suites. In the reliability suite every run's printed output, error messages, stack outputs and
 // state file go through it as the run ends, and it keeps them, so that the suite's last test can scan
 // everything again against every secret and token known by then. A leak is: a client secret or other
 // credential the suite handed out, a token the emulator issued (read back from the token disk caches, the only

@@ -1,0 +1,48 @@
+// The one way the suites run a fixture program through the engine: a stack with its own state file and token disk
+// cache, the stack's passphrase, and what the run produced (for the leak scan).
+import * as fs from "fs";
+import { Command, RunPulumiResult, runPulumi } from "../engine";
+
+export interface TestStack {
+    programDir: string;
+    /** The stack name (`test`, `dev`): part of every URN. */
+    stack: string;
+    stateFile: string;
+    tokenCacheDir: string;
+    passphrase: string;
+}
+
+export interface StackRunOptions {
+    config?: Record<string, string>;
+    secrets?: Record<string, string>;
+    /** Added to the run's environment (proxies, PLATFORM_TLS_CA_FILE, ...). */
+    env?: NodeJS.ProcessEnv;
+    onLine?: (line: string) => void;
+    signal?: AbortSignal;
+}
+
+/** Runs one operation of the stack's program in a process of its own. */
+export function runStack(stack: TestStack, command: Command, options: StackRunOptions = {}): Promise<RunPulumiResult> {
+    return runPulumi({
+        command,
+        programDir: stack.programDir,
+        stack: stack.stack,
+        stateFile: stack.stateFile,
+        config: options.config,
+        secrets: options.secrets,
+        env: { PLATFORM_TOKEN_CACHE_DIR: stack.tokenCacheDir, PULUMI_CONFIG_PASSPHRASE: stack.passphrase, ...options.env },
+        onLine: options.onLine && ((_stream, line) => options.onLine!(line)),
+        signal: options.signal,
+    });
+}
+
+/** Everything a run produced that a user or a file could see: what it printed, its errors, outputs and the state file. */
+export function producedTexts(result: RunPulumiResult, stateFile: string): Record<string, string> {
+    return {
+        stdout: result.stdout,
+        stderr: result.stderr,
+        errors: result.errors.join("\n"),
+        outputs: JSON.stringify(result.outputs),
+        state: fs.existsSync(stateFile) ? fs.readFileSync(stateFile, "utf8") : "",
+    };
+}
