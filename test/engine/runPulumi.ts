@@ -1,6 +1,7 @@
 // The library entry for tests, benchmarks and the demo: runs one operation in a child process (cli.ts under
 // ts-node) so module and runtime state never leak between runs, and collects what it printed and produced.
 import { spawn } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
 import * as readline from "readline";
 import type { CliResultMessage } from "./cli";
@@ -39,6 +40,9 @@ export interface RunPulumiResult {
 }
 
 const CLI = path.join(__dirname, "cli.ts");
+/** cli.ts compiled by `npm run build:engine` (npm test, demo and bench run it first). */
+const COMPILED_ENGINE = path.join(path.resolve(__dirname, "..", ".."), "build", "engine");
+const COMPILED_CLI = path.join(COMPILED_ENGINE, "test", "engine", "cli.js");
 const REPOSITORY_ROOT = path.resolve(__dirname, "..", "..");
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -54,12 +58,10 @@ export async function runPulumi(options: RunPulumiOptions): Promise<RunPulumiRes
     const programDir = path.resolve(options.programDir);
     const stateFile = options.stateFile ? path.resolve(options.stateFile) : defaultStateFile(loadProject(programDir).dir, options.stack);
     const env = { ...process.env, ...options.env };
-    // --preserve-symlinks: programs reach this checkout as node_modules/pulumi-platform (a link to the root), so the
-    // closure serializer stores require("pulumi-platform/dist/...") as it does for an installed package, instead
-    // of embedding the package's sources by value (5x larger, and slower to serialize on every run).
+    // ts-node stays registered for the program's own TypeScript; the engine itself runs compiled when it can.
     const child = spawn(
         process.execPath,
-        ["--preserve-symlinks", "-r", require.resolve("ts-node/register/transpile-only"), CLI, ...cliArguments({ ...options, programDir, stateFile })],
+        ["-r", require.resolve("ts-node/register/transpile-only"), engineEntry(), ...cliArguments({ ...options, programDir, stateFile })],
         { cwd: REPOSITORY_ROOT, env, stdio: ["ignore", "pipe", "pipe", "ipc"] },
     );
     const out: string[] = [];
@@ -110,4 +112,21 @@ export async function runPulumi(options: RunPulumiOptions): Promise<RunPulumiRes
 function signalNumber(signal: NodeJS.Signals | null): number {
     const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
     return (signal && numbers[signal]) || 0;
+}
+
+/**
+ * The compiled engine when it is newer than every source of test/engine, else cli.ts under ts-node. Transpiling the
+ * engine's modules in every run costs more than the rest of a run's start-up.
+ */
+function engineEntry(): string {
+    let compiledAt: number;
+    try {
+        fs.statSync(COMPILED_CLI);
+        // Rewritten by every build that emitted something.
+        compiledAt = fs.statSync(path.join(COMPILED_ENGINE, ".tsbuildinfo")).mtimeMs;
+    } catch {
+        return CLI;
+    }
+    const sources = fs.readdirSync(__dirname).filter((file) => file.endsWith(".ts"));
+    return sources.every((file) => fs.statSync(path.join(__dirname, file)).mtimeMs <= compiledAt) ? COMPILED_CLI : CLI;
 }
