@@ -152,6 +152,11 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     if (partitionCount !== undefined) inputs.partitionCount = partitionCount;
     if (replicationFactor !== undefined) inputs.replicationFactor = replicationFactor;
 
+    return { inputs, failures, hasUnknowns: requestUnknown(inputs) };
+}
+
+/** Whether an input the plan depends on (the route, the credentials, the layout) is not known yet. */
+export function requestUnknown(inputs: ClusterScaleInputs): boolean {
     const requestFields = [
         inputs.managementUrl,
         inputs.basePath,
@@ -164,7 +169,7 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
         inputs.replicationFactor,
         inputs.force,
     ];
-    return { inputs, failures, hasUnknowns: requestFields.some(containsUnknown) };
+    return requestFields.some(containsUnknown);
 }
 
 /**

@@ -32,7 +32,7 @@ import { exponentialDelay, isTransientError } from "../../sdk/http/request";
 import type { ClusterState, ChangePlan } from "../../sdk/schemas";
 import { claimCluster } from "./claims";
 import { type ClientSettings, type Clients, clientsFor } from "./clients";
-import { type ClusterScaleInputs, type DesiredLayout, type InputDefaults, checkInputs, containsUnknown, desiredLayout } from "./inputs";
+import { type ClusterScaleInputs, type DesiredLayout, type InputDefaults, checkInputs, containsUnknown, desiredLayout, requestUnknown } from "./inputs";
 import {
     type ClusterScaleOutputs,
     type ClusterScaleSettings,
@@ -141,20 +141,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const inputs = news as unknown as ClusterScaleInputs;
         const name = inputs.resourceName;
         const brokerField = inputs.brokerCount !== undefined ? "brokerCount" : "brokers";
-        if (
-            containsUnknown([
-                inputs.managementUrl,
-                inputs.basePath,
-                inputs.auth,
-                inputs.tls,
-                inputs.kubernetes,
-                inputs.brokers,
-                inputs.brokerCount,
-                inputs.partitionCount,
-                inputs.replicationFactor,
-                inputs.force,
-            ])
-        ) {
+        if (requestUnknown(inputs)) {
             say(name, "some inputs are not known yet; the plan will be known at apply");
             return diffResult(decideDiff({ force: inputs.force === true, changedSettings: [] }), brokerField);
         }
