@@ -4,8 +4,8 @@
 // Credentials: `auth`, when the program gives it, is also an output of the same name, because refresh and destroy
 // get only the old outputs and a management API behind authentication refuses them otherwise. The engine stores
 // it encrypted (the same-named input is secret, and ClusterScale lists it in additionalSecretOutputs). No output
-// ever carries a token, and the partial failure of an interrupted change keeps no credential (its stand-in
-// provider sends nothing).
+// ever carries a token, and the partial failure of an interrupted change keeps no credential (refresh and destroy
+// of such a state send nothing; the next up takes the credentials from its inputs).
 
 import type { BrokerState, ChangeRecord as ApiChangeRecord, ClusterState, Operation } from "../../sdk/schemas";
 import type { ClusterScaleInputs, ManagementAuth, ManagementTls } from "./inputs";
