@@ -9,6 +9,7 @@ export { AdminApiClient as AdminClient } from "./adminApiClient";
 export type { AdminApiClientOptions as AdminClientOptions } from "./adminApiClient";
 export type { ApiAuth, CallOptions } from "./auth/apiAuth";
 export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./cluster/changeWaiter";
+export { TIME_LIMITS } from "./timeLimits";
 export type { ChangeOutcome, WaitForChangeOptions } from "./cluster/changeWaiter";
 export { ClusterClient, DEFAULT_BASE_PATH } from "./cluster/clusterClient";
 export type { ClusterClientOptions, ClusterPatch, LayoutPlan, PatchClusterOptions, ScaleBrokersOptions } from "./cluster/clusterClient";

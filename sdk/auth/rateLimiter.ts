@@ -3,9 +3,10 @@
 // process shares one queue.
 
 import { abortable, sleep } from "../http/request";
+import { TIME_LIMITS } from "../timeLimits";
 
 /** Minimum time between the end of one token request and the start of the next. */
-export const TOKEN_REQUEST_INTERVAL_MS = 1_000;
+export const TOKEN_REQUEST_INTERVAL_MS = TIME_LIMITS.tokenRequestIntervalMs;
 
 interface LimiterState {
     /** Settles when the request queued last has finished. Never rejects. */

@@ -22,6 +22,7 @@ import { blockTokenRequestsUntil, runRateLimited } from "./rateLimiter";
 import { decoder, tokenResponseSchema } from "../schemas";
 import { CachedToken, defaultTokenCacheDir, deleteCachedToken, diskCacheEnabledByEnv, readCachedToken, writeCachedToken } from "./tokenDiskCache";
 import type { ConnectionSettings } from "../http/transport";
+import { TIME_LIMITS } from "../timeLimits";
 
 /** A token and when it expires. */
 export interface TokenInfo {
@@ -130,7 +131,7 @@ export class TokenClient implements TokenProvider {
         );
         const diskCache = options.diskCache ?? diskCacheEnabledByEnv(env);
         this.cacheDir = diskCache ? (options.cacheDir ?? defaultTokenCacheDir(env)) : undefined;
-        this.timeoutMs = options.timeoutMs ?? 15_000;
+        this.timeoutMs = options.timeoutMs ?? TIME_LIMITS.tokenRequestMs;
         this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
         this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
         this.cacheKey = sha256([this.authUrl, this.clientId, this.audience]);

@@ -21,6 +21,7 @@ import {
 import { exponentialDelay, isTransientError, sleep } from "../http/request";
 import { PollPacer } from "./pollPacer";
 import { ChangeRecord, ClusterState, GatewayTopology, Operation } from "../schemas";
+import { TIME_LIMITS } from "../timeLimits";
 
 export interface WaitForChangeOptions {
     /** The id returned by the 202 (changeId). Must be >= 1: do not wait for an empty plan. */
@@ -73,7 +74,7 @@ export interface ChangeOutcome {
     gatewayPolls: number;
 }
 
-export const DEFAULT_CHANGE_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_CHANGE_TIMEOUT_MS = TIME_LIMITS.changeMs;
 
 type Verdict = { kind: "running" } | { kind: "ended"; record: ChangeRecord } | { kind: "superseded"; latestChangeId: number } | { kind: "not-visible" };
 
@@ -209,7 +210,7 @@ class ChangeWait {
      * bound. Never fails the wait: a gateway that is lost, refuses or lags past the bound gives a note instead.
      */
     private async confirmByGateway(gateway: NonNullable<WaitForChangeOptions["gateway"]>): Promise<{ topology?: GatewayTopology; gatewayNote?: string }> {
-        const boundMs = this.options.gatewayConfirmTimeoutMs ?? 5_000;
+        const boundMs = this.options.gatewayConfirmTimeoutMs ?? TIME_LIMITS.gatewayConfirmMs;
         const until = Math.min(this.deadline, Date.now() + boundMs);
         let problem = "it did not answer in time";
         for (let attempt = 0; Date.now() < until; attempt++) {
@@ -219,7 +220,7 @@ class ChangeWait {
                 const remaining = Math.max(1, until - Date.now());
                 const topology = await gateway.getTopology({
                     signal: this.options.signal,
-                    timeoutMs: Math.min(this.options.requestTimeoutMs ?? 10_000, remaining),
+                    timeoutMs: Math.min(this.options.requestTimeoutMs ?? TIME_LIMITS.pollRequestMs, remaining),
                     retry: false,
                 });
                 const completed = topology.lastCompletedChangeId;
@@ -274,7 +275,7 @@ class ChangeWait {
         const remaining = this.deadline - Date.now();
         return {
             signal: this.options.signal,
-            timeoutMs: Math.max(1, Math.min(this.options.requestTimeoutMs ?? 10_000, remaining)),
+            timeoutMs: Math.max(1, Math.min(this.options.requestTimeoutMs ?? TIME_LIMITS.pollRequestMs, remaining)),
             retry: false,
         };
     }

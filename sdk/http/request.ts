@@ -21,6 +21,7 @@ import {
     truncateMessage,
 } from "../errors";
 import { type ConnectionSettings, dispatcherFor } from "./transport";
+import { TIME_LIMITS } from "../timeLimits";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -66,7 +67,7 @@ export interface HttpResponse {
 
 export type DecodeResult<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = TIME_LIMITS.requestMs;
 
 export const DEFAULT_GET_RETRY: RetryPolicy = {
     maxAttempts: 4,
