@@ -2,6 +2,7 @@
 // every rule checked with a failure that names the field, and values Pulumi does not know yet (preview) let
 // through untouched. Nothing here talks to the cluster.
 
+import { type ManagementAuth, checkAuth } from "./authInput";
 import { type KubernetesRouteInput, checkKubernetesRoute } from "../shared/kubernetesRouteInput";
 import { DEFAULT_TIMEOUT_SECONDS, type InputFailure, brokerIdsOf, checkLayout } from "../shared/layoutSchema";
 import { type TlsInput, checkTls } from "../shared/tlsInput";
@@ -14,14 +15,7 @@ export type { InputFailure } from "../shared/layoutSchema";
 
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
 
-/** Credentials for the management and gateway APIs, as the provider receives them (plaintext). */
-export interface ManagementAuth {
-    headers?: Record<string, string>;
-    clientId?: string;
-    clientSecret?: string;
-    oauthUrl?: string;
-    audience?: string;
-}
+export type { ManagementAuth } from "./authInput";
 
 export type { TlsInput as ManagementTls } from "../shared/tlsInput";
 
@@ -244,68 +238,4 @@ function checkBasePath(value: unknown, fail: (property: string, reason: string) 
     }
     const trimmed = value.replace(/\/+$/, "");
     return trimmed === "" ? "/" : trimmed;
-}
-
-/** Never echoes a credential in a failure. */
-function checkAuth(value: unknown, fail: (property: string, reason: string) => void): ManagementAuth | undefined {
-    if (value === undefined || value === null) return undefined;
-    if (containsUnknown(value)) return value as ManagementAuth;
-    if (typeof value !== "object" || Array.isArray(value)) {
-        fail("auth", "auth must be an object with headers, or clientId, clientSecret and oauthUrl");
-        return undefined;
-    }
-    const raw = value as Raw;
-    const known = ["headers", "clientId", "clientSecret", "oauthUrl", "audience"];
-    const extra = Object.keys(raw).filter((key) => !known.includes(key) && raw[key] !== undefined);
-    if (extra.length > 0) {
-        fail("auth", `auth has unknown field(s) ${extra.join(", ")}: use headers, or clientId, clientSecret, oauthUrl and audience`);
-        return undefined;
-    }
-    const grantFields = ["clientId", "clientSecret", "oauthUrl", "audience"].filter((key) => raw[key] !== undefined && raw[key] !== null);
-    if (raw.headers !== undefined && raw.headers !== null) {
-        if (grantFields.length > 0) {
-            fail("auth", "auth takes either headers or a client-credentials grant (clientId, clientSecret, oauthUrl), not both");
-            return undefined;
-        }
-        const headers = raw.headers;
-        if (typeof headers !== "object" || Array.isArray(headers) || !Object.values(headers as Raw).every((v) => typeof v === "string")) {
-            fail("auth.headers", "auth.headers must map header names to string values");
-            return undefined;
-        }
-        const names = Object.keys(headers as Raw);
-        const badName = names.find((name) => !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name));
-        if (names.length === 0 || badName !== undefined) {
-            fail("auth.headers", badName === undefined ? "auth.headers is empty" : `auth.headers has an invalid header name ${JSON.stringify(badName)}`);
-            return undefined;
-        }
-        return { headers: { ...(headers as Record<string, string>) } };
-    }
-    let ok = true;
-    for (const key of ["clientId", "clientSecret", "oauthUrl"]) {
-        if (typeof raw[key] !== "string" || raw[key] === "") {
-            fail(`auth.${key}`, `auth.${key} is required (a non-empty string) for a client-credentials grant`);
-            ok = false;
-        }
-    }
-    if (raw.audience !== undefined && raw.audience !== null && typeof raw.audience !== "string") {
-        fail("auth.audience", "auth.audience must be a string");
-        ok = false;
-    }
-    if (typeof raw.oauthUrl === "string" && raw.oauthUrl !== "" && !isHttpUrl(raw.oauthUrl)) {
-        fail("auth.oauthUrl", "auth.oauthUrl must be an absolute http(s) URL of the token endpoint, without credentials");
-        ok = false;
-    }
-    if (!ok) return undefined;
-    const auth: ManagementAuth = { clientId: raw.clientId as string, clientSecret: raw.clientSecret as string, oauthUrl: raw.oauthUrl as string };
-    if (typeof raw.audience === "string" && raw.audience !== "") auth.audience = raw.audience;
-    return auth;
-}
-
-function isHttpUrl(text: string): boolean {
-    try {
-        const url = new URL(text);
-        return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
-    } catch {
-        return false;
-    }
 }

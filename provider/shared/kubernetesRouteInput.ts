@@ -1,7 +1,8 @@
 // The `kubernetes` input of ClusterScale: reach the management API (and the gateway) through the Kubernetes API
 // server's service proxy with a kubeconfig, instead of a URL. The kubeconfig is a secret wherever it is stored.
 
-import { objectInput } from "./objectInput";
+import { z } from "zod";
+import { checkObjectInput } from "./objectSchema";
 
 export const DEFAULT_MANAGEMENT_PORT = 9600;
 
@@ -18,39 +19,35 @@ export interface KubernetesRouteInput {
     context?: string;
 }
 
-const FIELDS = ["namespace", "service", "managementPort", "gatewayPort", "kubeconfig", "context"];
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const name = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/);
+const port = z.number().int().min(1).max(65_535).nullish();
+/** Text with something besides white space. */
+const text = z.string().regex(/\S/).nullish();
+
+const routeSchema = z.object({ namespace: name, service: name, managementPort: port, gatewayPort: port, kubeconfig: text, context: text });
+
+const NAME_RULE = "must be a Kubernetes name: lower-case letters, digits and '-', at most 63 characters";
+const REASONS = {
+    namespace: `kubernetes.namespace ${NAME_RULE}`,
+    service: `kubernetes.service ${NAME_RULE}`,
+    managementPort: "kubernetes.managementPort must be a port number from 1 to 65535",
+    gatewayPort: "kubernetes.gatewayPort must be a port number from 1 to 65535",
+    kubeconfig: "kubernetes.kubeconfig must be a non-empty string",
+    context: "kubernetes.context must be a non-empty string",
+};
 
 /** Validates the input without echoing the kubeconfig. */
 export function checkKubernetesRoute(value: unknown, fail: (property: string, reason: string) => void): KubernetesRouteInput | undefined {
-    const input = objectInput(value, "kubernetes", FIELDS, "namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context)", fail);
-    if (input.kind === "unknown") return value as KubernetesRouteInput;
-    if (input.kind !== "object") return undefined;
-    const raw = input.fields;
-    let ok = true;
-    const problem = (field: string, reason: string) => {
-        fail(`kubernetes.${field}`, `kubernetes.${field} ${reason}`);
-        ok = false;
-    };
-    for (const field of ["namespace", "service"]) {
-        if (typeof raw[field] !== "string" || !DNS_LABEL.test(raw[field] as string))
-            problem(field, "must be a Kubernetes name: lower-case letters, digits and '-', at most 63 characters");
-    }
-    for (const field of ["managementPort", "gatewayPort"]) {
-        const port = raw[field];
-        if (port !== undefined && port !== null && (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65_535))
-            problem(field, "must be a port number from 1 to 65535");
-    }
-    for (const field of ["kubeconfig", "context"]) {
-        const text = raw[field];
-        if (text !== undefined && text !== null && (typeof text !== "string" || text.trim() === "")) problem(field, "must be a non-empty string");
-    }
-    if (!ok) return undefined;
-    const route: KubernetesRouteInput = { namespace: raw.namespace as string, service: raw.service as string };
-    if (typeof raw.managementPort === "number") route.managementPort = raw.managementPort;
-    if (typeof raw.gatewayPort === "number") route.gatewayPort = raw.gatewayPort;
-    if (typeof raw.kubeconfig === "string") route.kubeconfig = raw.kubeconfig;
-    if (typeof raw.context === "string") route.context = raw.context;
+    const shape = "namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context)";
+    const checked = checkObjectInput(value, "kubernetes", routeSchema, { shape, reasons: REASONS }, fail);
+    if (checked.kind === "unknown") return value as KubernetesRouteInput;
+    if (checked.kind !== "valid") return undefined;
+    const { namespace, service, managementPort, gatewayPort, kubeconfig, context } = checked.value;
+    const route: KubernetesRouteInput = { namespace, service };
+    if (managementPort != null) route.managementPort = managementPort;
+    if (gatewayPort != null) route.gatewayPort = gatewayPort;
+    if (kubeconfig != null) route.kubeconfig = kubeconfig;
+    if (context != null) route.context = context;
     return route;
 }
 

@@ -1,7 +1,16 @@
 // The `tls` input of ClusterScale and AdminClient: a private CA to trust and a client certificate, as PEM text.
 // The provider receives it in plaintext; resources keep it as a secret (it may hold a private key).
 
-import { objectInput } from "./objectInput";
+import { z } from "zod";
+import { checkObjectInput } from "./objectSchema";
+
+const pem = z.string().includes("-----BEGIN ").nullish();
+
+const tlsSchema = z
+    .object({ caCertificate: pem, clientCertificate: pem, clientKey: pem })
+    .refine((tls) => (tls.clientCertificate == null) === (tls.clientKey == null), {
+        message: "tls.clientCertificate and tls.clientKey go together: give both or neither",
+    });
 
 export interface TlsInput {
     caCertificate?: string;
@@ -11,26 +20,13 @@ export interface TlsInput {
 
 /** PEM text only; never echoes it in a failure (a key is a secret, and certificates are long). */
 export function checkTls(value: unknown, fail: (property: string, reason: string) => void): TlsInput | undefined {
-    const known = ["caCertificate", "clientCertificate", "clientKey"];
-    const input = objectInput(value, "tls", known, "caCertificate, and clientCertificate with clientKey (PEM text)", fail);
-    if (input.kind === "unknown") return value as TlsInput;
-    if (input.kind !== "object") return undefined;
-    const raw = input.fields;
+    const reasons = Object.fromEntries(
+        ["caCertificate", "clientCertificate", "clientKey"].map((key) => [key, `tls.${key} must be PEM text (-----BEGIN …-----)`]),
+    );
+    const checked = checkObjectInput(value, "tls", tlsSchema, { shape: "caCertificate, and clientCertificate with clientKey (PEM text)", reasons }, fail);
+    if (checked.kind === "unknown") return value as TlsInput;
+    if (checked.kind !== "valid") return undefined;
     const tls: TlsInput = {};
-    let ok = true;
-    for (const key of known as (keyof TlsInput)[]) {
-        const field = raw[key];
-        if (field === undefined || field === null) continue;
-        if (typeof field !== "string" || !field.includes("-----BEGIN ")) {
-            fail(`tls.${key}`, `tls.${key} must be PEM text (-----BEGIN …-----)`);
-            ok = false;
-        } else {
-            tls[key] = field;
-        }
-    }
-    if (ok && (tls.clientCertificate === undefined) !== (tls.clientKey === undefined)) {
-        fail("tls", "tls.clientCertificate and tls.clientKey go together: give both or neither");
-        ok = false;
-    }
-    return ok ? tls : undefined;
+    for (const [key, text] of Object.entries(checked.value)) if (typeof text === "string") tls[key as keyof TlsInput] = text;
+    return tls;
 }
