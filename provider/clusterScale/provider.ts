@@ -138,7 +138,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     }
 
     async diff(_id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
-        const inputs = news as unknown as ClusterScaleInputs;
+        const inputs = checkedInputs(news);
         const name = inputs.resourceName;
         const brokerField = inputs.brokerCount !== undefined ? "brokerCount" : "brokers";
         if (requestUnknown(inputs)) {
@@ -201,14 +201,14 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     }
 
     async create(news: Raw): Promise<pulumi.dynamic.CreateResult<ClusterScaleOutputs>> {
-        const inputs = news as unknown as ClusterScaleInputs;
+        const inputs = checkedInputs(news);
         const id = clusterIdOf(inputs);
         const outs = withCredentials(await this.apply(id, inputs, undefined, news.__provider), inputs);
         return { id, outs };
     }
 
     async update(id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterScaleOutputs>> {
-        const inputs = news as unknown as ClusterScaleInputs;
+        const inputs = checkedInputs(news);
         return { outs: withCredentials(await this.apply(id, inputs, olds, news.__provider), inputs) };
     }
 
@@ -611,6 +611,11 @@ export const clusterScaleProvider = new ClusterScaleProvider();
 
 /** The entry point the serialized shim requires (ENTRY_POINTS.clusterScale): a public contract, keep the name. */
 export const provider = clusterScaleProvider;
+
+/** diff, create and update get back exactly what check returned (plus __provider): the checked inputs. */
+function checkedInputs(news: Raw): ClusterScaleInputs {
+    return news as unknown as ClusterScaleInputs;
+}
 
 function isEmpty(olds: Raw): boolean {
     return Object.keys(olds).every((key) => key === "__provider");
