@@ -3,6 +3,8 @@
 
 import { strict as assert } from "node:assert";
 import { ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -108,6 +110,32 @@ describe("emulator: command line", () => {
         const cluster = await http("GET", `${urls.managementUrl}/actuator/cluster`);
         assert.equal(cluster.json.brokers.length, 3, "three brokers by default");
         assert.equal(await stop(child, "SIGINT"), 0);
+    });
+
+    it("with --kubernetes: an API server stand-in and a kubeconfig (0600) that reach the management API, removed on exit", async () => {
+        const { child, urls } = await startCli(["--kubernetes"]);
+        children.push(child);
+        const route = urls.kubernetes as unknown as { namespace: string; service: string; managementPort: number; kubeconfig: string };
+        assert.deepEqual([route.namespace, route.service, route.managementPort], ["camunda", "platform-gateway", 9600]);
+        assert.equal(statSync(route.kubeconfig).mode & 0o777, 0o600);
+        const kubeconfig = readFileSync(route.kubeconfig, "utf8");
+        const field = (name: string) => new RegExp(`${name}: (\\S+)`).exec(kubeconfig)![1];
+        const ca = Buffer.from(field("certificate-authority-data"), "base64").toString();
+        const path = `/api/v1/namespaces/${route.namespace}/services/${route.service}:${route.managementPort}/proxy/actuator/cluster`;
+        const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+            const url = new URL(path, field("server"));
+            const request = httpsRequest(url, { ca, headers: { authorization: `Bearer ${field("token")}` } }, (response) => {
+                let body = "";
+                response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+                response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+            });
+            request.on("error", reject);
+            request.end();
+        });
+        assert.equal(answer.status, 200, answer.body);
+        assert.equal((JSON.parse(answer.body) as { version: number }).version, 1);
+        assert.equal(await stop(child), 0);
+        assert.ok(!existsSync(route.kubeconfig), "the kubeconfig is removed on exit");
     });
 
     it("refuses unknown arguments with a usage message", async () => {

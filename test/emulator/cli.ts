@@ -1,12 +1,19 @@
 // npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling]
-//                     [--op-ms N] [--port N]
+//                     [--op-ms N] [--port N] [--kubernetes]
 // Starts the emulator, prints one JSON line with its URLs, and serves until SIGTERM or SIGINT (or
-// until its parent process exits).
+// until its parent process exits). With --kubernetes, also a Kubernetes API server stand-in in front of it (HTTPS,
+// its own CA) and a kubeconfig for it in a temporary file (0600): the JSON line's `kubernetes` is a ClusterScale
+// `kubernetes` input that reaches the emulator the way a cluster-internal service is reached.
 
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { startEmulator } from "./index";
 import { EmulatorOptions } from "./emulator";
+import { KUBE_USERS, apiServerStandIn, kubeconfigYaml } from "../support/kubeconfig";
+import { makeTlsMaterial } from "../support/tlsMaterial";
 
-const USAGE = "usage: npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling] [--op-ms N] [--port N]";
+const USAGE = "usage: npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling] [--op-ms N] [--port N] [--kubernetes]";
 
 const NUMERIC_FLAGS: Record<string, "brokers" | "partitions" | "replicationFactor" | "opMs" | "port"> = {
     "--brokers": "brokers",
@@ -16,12 +23,24 @@ const NUMERIC_FLAGS: Record<string, "brokers" | "partitions" | "replicationFacto
     "--port": "port",
 };
 
-export function parseArguments(args: string[]): EmulatorOptions {
-    const options: EmulatorOptions = { brokers: 3, partitions: 3, replicationFactor: 3, partitionScaling: false, opMs: 200, port: 0 };
+export function parseArguments(args: string[]): EmulatorOptions & { kubernetes: boolean } {
+    const options: EmulatorOptions & { kubernetes: boolean } = {
+        brokers: 3,
+        partitions: 3,
+        replicationFactor: 3,
+        partitionScaling: false,
+        opMs: 200,
+        port: 0,
+        kubernetes: false,
+    };
     for (let i = 0; i < args.length; i++) {
         const [flag, inline] = args[i].split(/=(.*)/s, 2);
         if (flag === "--partition-scaling" && inline === undefined) {
             options.partitionScaling = true;
+            continue;
+        }
+        if (flag === "--kubernetes" && inline === undefined) {
+            options.kubernetes = true;
             continue;
         }
         const key = NUMERIC_FLAGS[flag];
@@ -34,22 +53,24 @@ export function parseArguments(args: string[]): EmulatorOptions {
 }
 
 async function main(): Promise<void> {
-    let options: EmulatorOptions;
+    let options: ReturnType<typeof parseArguments>;
     try {
         options = parseArguments(process.argv.slice(2));
     } catch (error) {
         process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
         process.exit(2);
     }
-    const emulator = await startEmulator(options);
+    const { kubernetes, ...settings } = options;
+    const emulator = await startEmulator(settings);
     const { authUrl, baseUrl, managementUrl, gatewayUrl, controlUrl } = emulator;
-    process.stdout.write(`${JSON.stringify({ authUrl, baseUrl, managementUrl, gatewayUrl, controlUrl })}\n`);
+    const route = kubernetes ? await startKubernetesRoute(managementUrl, gatewayUrl) : undefined;
+    process.stdout.write(`${JSON.stringify({ authUrl, baseUrl, managementUrl, gatewayUrl, controlUrl, ...(route ? { kubernetes: route.input } : {}) })}\n`);
 
     let stopping = false;
     const stop = (): void => {
         if (stopping) return;
         stopping = true;
-        emulator.close().then(
+        Promise.all([emulator.close(), route?.stop()]).then(
             () => process.exit(0),
             () => process.exit(1),
         );
@@ -63,6 +84,23 @@ async function main(): Promise<void> {
     setInterval(() => {
         if (process.ppid !== parent) stop();
     }, 500).unref();
+}
+
+/** The API server stand-in in front of the emulator, and a kubeconfig file for its token user. */
+async function startKubernetesRoute(managementUrl: string, gatewayUrl: string) {
+    const tls = makeTlsMaterial();
+    const apiServer = apiServerStandIn(tls, managementUrl, gatewayUrl);
+    await apiServer.start();
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-kube-"));
+    const kubeconfig = path.join(directory, "kubeconfig");
+    fs.writeFileSync(kubeconfig, kubeconfigYaml(apiServer.url, tls.caCertificate, { token: KUBE_USERS.token }), { mode: 0o600 });
+    return {
+        input: { namespace: "camunda", service: "platform-gateway", managementPort: 9600, gatewayPort: 8080, kubeconfig },
+        stop: async () => {
+            await apiServer.stop();
+            fs.rmSync(directory, { recursive: true, force: true });
+        },
+    };
 }
 
 if (require.main === module) {
