@@ -5,8 +5,9 @@
 import type { AdminSettings } from "./types";
 import { CredentialSettingName, Environment, StackCredentialConfig, defaultAudience, describeSources, settingFromConfigOrEnv } from "../shared/credentials";
 
-/** What the engine sends for a value that is not known yet (preview). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { UNKNOWN } from "../shared/unknowns";
+
+export { UNKNOWN } from "../shared/unknowns";
 
 export interface SettingFailure {
     property: string;
