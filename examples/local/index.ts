@@ -2,11 +2,14 @@
 // `npm run demo`, or against a real cluster by setting `platform:managementUrl` (and optionally
 // `platform:gatewayUrl`) in your stack config.
 import * as pulumi from "@pulumi/pulumi";
-import { ClusterScale } from "pulumi-platform";
+import { ClusterScale, type KubernetesRouteArgs } from "pulumi-platform";
 
 const config = new pulumi.Config();
 
 const layout = new ClusterScale("cluster", {
+    // Through the Kubernetes API server instead of platform:managementUrl, when the stack config says how:
+    // { namespace, service, managementPort?, gatewayPort?, kubeconfig?, context? } (see examples/kubernetes).
+    kubernetes: config.getObject<KubernetesRouteArgs>("kubernetes"),
     brokerCount: config.getNumber("brokerCount") ?? 5,
     partitionCount: config.getNumber("partitionCount") ?? 8,
     replicationFactor: config.getNumber("replicationFactor") ?? 3,

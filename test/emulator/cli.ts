@@ -5,13 +5,9 @@
 // its own CA) and a kubeconfig for it in a temporary file (0600): the JSON line's `kubernetes` is a ClusterScale
 // `kubernetes` input that reaches the emulator the way a cluster-internal service is reached.
 
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { startEmulator } from "./index";
 import { EmulatorOptions } from "./emulator";
-import { KUBE_USERS, apiServerStandIn, kubeconfigYaml } from "../support/kubeconfig";
-import { makeTlsMaterial } from "../support/tlsMaterial";
+import { startKubernetesRoute } from "../support/kubeconfig";
 
 const USAGE = "usage: npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling] [--op-ms N] [--port N] [--kubernetes]";
 
@@ -84,23 +80,6 @@ async function main(): Promise<void> {
     setInterval(() => {
         if (process.ppid !== parent) stop();
     }, 500).unref();
-}
-
-/** The API server stand-in in front of the emulator, and a kubeconfig file for its token user. */
-async function startKubernetesRoute(managementUrl: string, gatewayUrl: string) {
-    const tls = makeTlsMaterial();
-    const apiServer = apiServerStandIn(tls, managementUrl, gatewayUrl);
-    await apiServer.start();
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-kube-"));
-    const kubeconfig = path.join(directory, "kubeconfig");
-    fs.writeFileSync(kubeconfig, kubeconfigYaml(apiServer.url, tls.caCertificate, { token: KUBE_USERS.token }), { mode: 0o600 });
-    return {
-        input: { namespace: "camunda", service: "platform-gateway", managementPort: 9600, gatewayPort: 8080, kubeconfig },
-        stop: async () => {
-            await apiServer.stop();
-            fs.rmSync(directory, { recursive: true, force: true });
-        },
-    };
 }
 
 if (require.main === module) {

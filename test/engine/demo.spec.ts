@@ -2,6 +2,7 @@
 import * as assert from "assert";
 import { spawn } from "child_process";
 import * as path from "path";
+import { KUBE_USERS } from "../support/kubeconfig";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -40,9 +41,21 @@ describe("demo (npm run demo)", function () {
         assert.match(up, /\[1\/\d+\] BROKER_ADD broker 3/);
         assert.match(up, /change 2 completed: 5 brokers, 8 partitions, replication factor 3/);
 
-        const [topology, secondPreview] = afterUp.split("=== pulumi preview again");
+        const [topology, afterTopology] = afterUp.split("=== pulumi preview again");
         assert.match(topology, /clusterSize 5, partitionsCount 8, replicationFactor 3, lastCompletedChangeId 2/);
         for (const broker of [0, 1, 2, 3, 4]) assert.match(topology, new RegExp(`broker ${broker}: partitions \\d`));
+        const [secondPreview, throughKubernetes] = afterTopology.split("=== The same cluster through a Kubernetes API server");
         assert.match(secondPreview, /Resources: 2 unchanged/);
+
+        assert.ok(throughKubernetes, output);
+        const [switchRoute, lastPreview] = throughKubernetes.split("=== pulumi preview through the Kubernetes route");
+        assert.match(
+            switchRoute,
+            /settings changed \(managementUrl, gatewayUrl, kubernetes\); the cluster already has this layout, nothing will be sent to it/,
+        );
+        assert.match(switchRoute, /nothing to send/);
+        assert.doesNotMatch(switchRoute, /accepted/, "switching the route sends no change");
+        assert.match(lastPreview, /Resources: 2 unchanged/);
+        assert.ok(!output.includes(KUBE_USERS.token), "the kubeconfig's token is never shown");
     });
 });

@@ -1,7 +1,9 @@
 // `npm run demo`: the root Pulumi program (examples/local) previewed and applied against the local emulator.
 // A cluster of 3 brokers, 6 partitions and replication factor 3 grows to 5 brokers and 8 partitions: the
 // preview shows the cluster's own plan, up shows progress while the change runs, the gateway then reports
-// the new topology, and a second preview shows nothing left to do. Everything started here is stopped.
+// the new topology, and a second preview shows nothing left to do. Then the same cluster is reached through a
+// Kubernetes API server (a stand-in with its own CA and a kubeconfig), as a pipeline outside the cluster would:
+// switching the route sends nothing to the cluster. Everything started here is stopped.
 //
 // Where the real `pulumi` CLI is on PATH it runs the same steps instead of test/engine.
 import * as fs from "fs";
@@ -11,13 +13,14 @@ import { GatewayClient } from "../../sdk";
 import { RunningEmulator, startEmulator } from "../emulator";
 import { Command, runPulumi } from ".";
 import { findPulumiCli, runWithPulumiCli } from "./pulumiCli";
+import { startKubernetesRoute } from "../support/kubeconfig";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const STACK = "demo";
 const TARGET = { brokerCount: 5, partitionCount: 8, replicationFactor: 3 };
 const NEW_BROKERS = [3, 4];
 
-type Step = (command: Command) => Promise<number>;
+type Step = (command: Command, config?: Record<string, string>) => Promise<number>;
 
 async function main(): Promise<number> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
@@ -33,8 +36,8 @@ async function main(): Promise<number> {
         const env = { PULUMI_CONFIG_PASSPHRASE: "demo", PLATFORM_TOKEN_CACHE_DIR: path.join(workDir, "tokens") };
         const cli = findPulumiCli();
         const run: Step = cli
-            ? (command) => runWithPulumiCli({ cli, command, programDir: ROOT, stack: STACK, config, env, workDir, print })
-            : (command) => runThroughEngine(command, config, env, path.join(workDir, "state.json"));
+            ? (command, given = config) => runWithPulumiCli({ cli, command, programDir: ROOT, stack: STACK, config: given, env, workDir, print })
+            : (command, given = config) => runThroughEngine(command, given, env, path.join(workDir, "state.json"));
 
         heading(`Local platform: 3 brokers, 6 partitions, replication factor 3 (management API ${emulator.managementUrl})`);
         heading(`pulumi preview: the plan for ${TARGET.brokerCount} brokers and ${TARGET.partitionCount} partitions`);
@@ -50,7 +53,20 @@ async function main(): Promise<number> {
         await printTopology(emulator);
 
         heading("pulumi preview again: nothing left to do");
-        return await run("preview");
+        if ((await run("preview")) !== 0) return 1;
+
+        heading("The same cluster through a Kubernetes API server (a stand-in with its own CA), as a pipeline outside the cluster reaches it");
+        const route = await startKubernetesRoute(emulator.managementUrl, emulator.gatewayUrl);
+        try {
+            print(`kubernetes: namespace ${route.input.namespace}, service ${route.input.service}, kubeconfig ${route.input.kubeconfig}`);
+            const throughKubernetes = { ...config, kubernetes: JSON.stringify(route.input) };
+            heading("pulumi up through the Kubernetes route: a settings update, nothing sent to the cluster");
+            if ((await run("up", throughKubernetes)) !== 0) return 1;
+            heading("pulumi preview through the Kubernetes route: nothing left to do");
+            return await run("preview", throughKubernetes);
+        } finally {
+            await route.stop();
+        }
     } finally {
         await emulator.close();
         fs.rmSync(workDir, { recursive: true, force: true });

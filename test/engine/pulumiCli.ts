@@ -51,11 +51,17 @@ export async function runWithPulumiCli(run: PulumiCliRun): Promise<number> {
         if (created !== 0) return created;
         // stack init writes Pulumi.<stack>.yaml beside the program; keep the checkout clean.
         fs.rmSync(path.join(run.programDir, `Pulumi.${run.stack}.yaml`), { force: true });
-        for (const [key, value] of Object.entries(run.config)) {
-            const set = await pulumi(["config", "set", key, value, ...common, "--config-file", configFile]);
-            if (set !== 0) return set;
-        }
     }
+    // Only what changed since the last run is set again (a later step may add a key).
+    const setFile = path.join(run.workDir, "config-set.json");
+    const alreadySet = fs.existsSync(setFile) ? (JSON.parse(fs.readFileSync(setFile, "utf8")) as Record<string, string>) : {};
+    for (const [key, value] of Object.entries(run.config)) {
+        if (alreadySet[key] === value) continue;
+        const set = await pulumi(["config", "set", key, value, ...common, "--config-file", configFile]);
+        if (set !== 0) return set;
+        alreadySet[key] = value;
+    }
+    fs.writeFileSync(setFile, JSON.stringify(alreadySet), { mode: 0o600 });
     return pulumi([...COMMAND_ARGS[run.command], ...common, "--config-file", configFile]);
 }
 
