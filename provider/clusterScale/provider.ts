@@ -2,7 +2,7 @@
 // request up would send) and prints it; up adopts the live cluster, sends that request once and waits for the
 // change to complete; refresh reads the live layout back; destroy leaves the cluster as it is.
 //
-// Credentials: a given `auth` input is also output as `auth` (a secret in the state; see clusterScaleOutputs.ts),
+// Credentials: a given `auth` input is also output as `auth` (a secret in the state; see outputs.ts),
 // because refresh and destroy receive only the old outputs. A changed `auth` is an update, so the outputs always
 // keep the credentials the program gives now.
 //
