@@ -8,6 +8,9 @@ import { messageOf } from "./request";
 export type Liveness = { known: true; running: ReadonlySet<number> } | { known: false; reason: string };
 
 /** One GET of the gateway's topology, never retried (a preview must not hang on it). */
+/** A look at which brokers run must never hold up a preview or an up for long. */
+export const LIVENESS_TIMEOUT_MS = 10_000;
+
 export async function readLiveness(gateway: GatewayClient | undefined, timeoutMs: number): Promise<Liveness> {
     if (gateway === undefined) return { known: false, reason: "no gatewayUrl is set" };
     try {

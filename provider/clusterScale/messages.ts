@@ -3,6 +3,9 @@
 // cluster will have. One block per plan; the first line names the resource.
 
 import type { BrokerState, Operation, ChangePlan } from "../../sdk/schemas";
+import { type ClusterState } from "../../sdk/schemas";
+import { type ClusterScaleOutputs } from "./outputs";
+import { liveReplicationFactor, snapshotOf } from "./request";
 
 /** The block shown for a plan. `action` says what the plan is for, e.g. "up will apply" or "applying". */
 export function planLines(resourceName: string, plan: ChangePlan, action: string): string[] {
@@ -125,4 +128,27 @@ function holders(brokers: readonly BrokerState[], partitionId: number): number[]
         .filter((b) => b.partitions.some((p) => p.id === partitionId))
         .map((b) => b.id)
         .sort((a, b) => a - b);
+}
+
+export function pendingText(changeId: number | undefined): string {
+    return changeId === undefined ? "another change" : `change ${changeId}`;
+}
+
+export function say(resourceName: string, text: string): void {
+    console.log(`${subject(resourceName)}: ${text}`);
+}
+
+/** One write, so a block is never interleaved with another resource's lines. */
+export function sayLines(lines: string[]): void {
+    console.log(lines.join("\n"));
+}
+
+export function describeLayout(state: ClusterState): string {
+    const snapshot = snapshotOf(state.brokers);
+    return `${count(snapshot.members.length, "broker")}, ${count(snapshot.partitionCount, "partition")}, replication factor ${liveReplicationFactor(state.brokers)}, configuration version ${state.version}`;
+}
+
+/** What refresh and destroy say about a change this resource started that had not completed. */
+export function interruptedNote(props: ClusterScaleOutputs): string {
+    return `change ${props.changeId} had not completed when last applied; run up to resume waiting for it`;
 }

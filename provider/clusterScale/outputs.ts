@@ -205,3 +205,8 @@ function canonicalJson(value: unknown): string | undefined {
             : item,
     );
 }
+
+/** The last change as the old outputs record it (its plan cut to its first operations). */
+export function recordedChange(olds: ClusterScaleOutputs): KnownChange {
+    return { changeId: olds.changeId, plannedChanges: olds.plannedChanges ?? [], operationCount: olds.plannedChangeCount, fingerprint: olds.changeFingerprint };
+}

@@ -4,6 +4,7 @@
 // a running change) and of the layout it leads to (compared with the cluster once the change completed).
 
 import { createHash } from "crypto";
+import type { ClusterState } from "../../sdk/schemas";
 
 export interface ChangeFingerprint {
     /** Digest of the plan's operations. */
@@ -73,4 +74,11 @@ function layoutDigest(brokers: readonly BrokerLike[]): string {
 
 function digest(lines: string[]): string {
     return createHash("sha256").update(lines.join("\n")).digest("hex").slice(0, 16);
+}
+
+/** Known changes, less those with the cluster's last change id that did not leave the layout they planned (another cluster's). */
+export function leftTheirLayout(known: readonly (KnownChange | undefined)[], state: ClusterState): KnownChange[] {
+    return known.filter(
+        (change): change is KnownChange => change !== undefined && (change.changeId !== state.lastChange?.id || leftKnownLayout(change, state.brokers)),
+    );
 }

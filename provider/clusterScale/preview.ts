@@ -1,0 +1,103 @@
+// What preview shows: the plan of a resource not in the state yet (check prints it, as diff does for the others),
+// what a plan needs of the running brokers, the partitions that run below the intended replication factor, and
+// the rules of a preview that cannot reach the cluster.
+
+import { type GatewayClient } from "../../sdk/cluster/gatewayClient";
+import { type Clients } from "./clients";
+import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
+import { availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./liveness";
+import { count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
+import { type ClusterScaleOutputs } from "./outputs";
+import { underReplicated } from "./replicas";
+import { type LiveSnapshot, type PlanOutcome, intendedReplicationFactor, messageOf, planChange, removedBrokers } from "./request";
+
+/** Preview must never hang: one attempt per request, short time limit. */
+export const PREVIEW_TIMEOUT_MS = 10_000;
+
+export type Planned = Extract<PlanOutcome, { kind: "planned" }>;
+
+/** The first preview of a resource not in state: the one dry run create would send, printed as a plan. */
+export async function previewNew(inputs: ClusterScaleInputs, openClients: () => Promise<Clients>): Promise<{ property: string; reason: string } | undefined> {
+    const name = inputs.resourceName;
+    let clients: Clients;
+    try {
+        clients = await openClients();
+    } catch (error) {
+        return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: kubernetes: `, "") };
+    }
+    const { cluster, gateway } = clients;
+    const desired = desiredLayout(inputs);
+    const outcome = await planChange(cluster, desired, undefined, { retry: false });
+    switch (outcome.kind) {
+        case "rejected":
+            return { property: outcome.property, reason: outcome.reason };
+        case "busy":
+            say(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then plan and apply this layout`);
+            return undefined;
+        case "unreachable":
+            if (previewRequiresCluster()) return { property: "managementUrl", reason: requiredClusterReason(outcome.reason) };
+            say(name, `the plan could not be computed: cannot reach the management API (${outcome.reason})`);
+            return undefined;
+        case "planned": {
+            if (outcome.empty) {
+                sayLines([
+                    `${subject(name)}: the cluster already has this layout; up will record it without sending a change`,
+                    ...layoutLines(outcome.plan.currentTopology).map((line) => `  ${line}`),
+                ]);
+            } else {
+                const refusal = await previewLiveness(name, desired, outcome, gateway);
+                if (refusal !== undefined) return { property: "force", reason: refusal };
+                sayLines(planLines(name, outcome.plan, "up will apply"));
+            }
+            const shortfall = shortfallLine(desired, outcome);
+            if (shortfall !== undefined) say(name, shortfall);
+            return undefined;
+        }
+    }
+}
+
+/**
+ * Preview's look at which brokers run, for a plan that changes something: the refusal of a force removal of a
+ * running broker; for a change without force, the lines saying which brokers it needs are down or not started.
+ */
+export async function previewLiveness(name: string, desired: DesiredLayout, outcome: Planned, gateway: GatewayClient | undefined): Promise<string | undefined> {
+    const liveness = await readLiveness(gateway, PREVIEW_TIMEOUT_MS);
+    if (desired.force) {
+        const removed = removedBrokers(desired, outcome.live);
+        const refusal = forceRemovalRefusal(removed, liveness);
+        if (refusal === undefined && !liveness.known && removed.length > 0) say(name, uncheckedForceRemoval(removed, liveness.reason));
+        return refusal;
+    }
+    const state = availability(outcome.live.members, desired.brokers, liveness);
+    const refusal = downRefusal(state);
+    if (refusal !== undefined) say(name, `up will refuse this change until every broker it needs runs: ${refusal}`);
+    const waiting = notStartedNote(state);
+    if (waiting !== undefined) say(name, waiting);
+    return undefined;
+}
+
+/** The line about partitions that run below the intended replication factor (after a force removal), if any do. */
+export function shortfallLine(desired: DesiredLayout, outcome: Planned): string | undefined {
+    const intended = intendedReplicationFactor(desired, outcome.live);
+    const shortfall = underReplicated(outcome.plan.currentTopology, intended);
+    if (shortfall === undefined) return undefined;
+    const which = `${shortfall.partitions.length === 1 ? "partition" : "partitions"} ${shortfall.partitions.join(", ")}`;
+    const what = `${which} ${shortfall.partitions.length === 1 ? "runs" : "run"} with ${count(shortfall.fewest, "replica")}, below the intended replication factor ${intended}`;
+    if (desired.force) return `${what}: set force back to false and up restores them`;
+    return outcome.empty ? what : `${what}; this change restores them`;
+}
+
+/** PLATFORM_PREVIEW_REQUIRE_CLUSTER: a preview (a pull request's) must show the cluster's own plan or fail. */
+export function previewRequiresCluster(): boolean {
+    return ["true", "1", "yes"].includes((process.env.PLATFORM_PREVIEW_REQUIRE_CLUSTER ?? "").trim().toLowerCase());
+}
+
+export function requiredClusterReason(reason: string): string {
+    return `cannot reach the management API (${reason}), and PLATFORM_PREVIEW_REQUIRE_CLUSTER asks for the cluster's own plan: no preview without it`;
+}
+
+export function differsFromRecorded(desired: DesiredLayout, olds: ClusterScaleOutputs, recorded: LiveSnapshot): boolean {
+    if (JSON.stringify(desired.brokers) !== JSON.stringify(recorded.members)) return true;
+    if (desired.partitionCount !== undefined && desired.partitionCount !== recorded.partitionCount) return true;
+    return desired.replicationFactor !== undefined && desired.replicationFactor !== olds.replicationFactor;
+}
