@@ -2,7 +2,7 @@
 // Connections are kept alive per origin by undici's global dispatcher, or by the shared dispatcher of the
 // request's connection settings (proxies, TLS; see transport.ts). Only GETs are retried automatically.
 
-import { request } from "undici";
+import { undici } from "./undici";
 import {
     AbortedError,
     AuthError,
@@ -137,7 +137,7 @@ async function sendOnce(req: HttpRequest): Promise<HttpResponse> {
     const timer = setTimeout(() => deadline.abort(), Math.max(1, timeoutMs));
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
     try {
-        const res = await request(url, {
+        const res = await undici().request(url, {
             dispatcher: dispatcherFor(req.connection),
             method: req.method,
             headers,

@@ -7,7 +7,8 @@
 import { createHash } from "crypto";
 import { readFileSync } from "fs";
 import { rootCertificates } from "tls";
-import { Agent, type Dispatcher, EnvHttpProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
+import { undici } from "./undici";
 
 /** TLS trust and identity, as PEM text. */
 export interface TlsSettings {
@@ -61,6 +62,7 @@ export function dispatcherFor(settings: ConnectionSettings | undefined): Dispatc
         const connect = tlsOptions(tls, caFile, env);
         // The same TLS options for direct connections and for tunnels through a proxy to the server. Plain http goes to
         // the proxy in absolute form, not tunnelled: proxies commonly allow CONNECT to port 443 only.
+        const { Agent, EnvHttpProxyAgent } = undici();
         dispatcher = proxied ? new EnvHttpProxyAgent({ ...proxy, connect, requestTls: connect, proxyTunnel: false }) : new Agent({ connect });
         dispatchers.set(key, dispatcher);
     }
