@@ -67,7 +67,7 @@ export async function planChange(cluster: ClusterClient, desired: DesiredLayout,
         try {
             ({ request, plan, patchSupported: patch } = await cluster.planLayout(layout, live, { ...options, patch }));
         } catch (error) {
-            return classifyFailure(error, layoutRequest(layout, live, { patch }));
+            return classifyFailure(error);
         }
         const answered = snapshotOf(plan.currentTopology);
         const refusal = refuse(desired, answered, !patch);
@@ -169,7 +169,7 @@ function isEmptyPlan(desired: DesiredLayout, plan: ChangePlan, live: LiveSnapsho
     return desired.force && removedBrokers(desired, live).length === 0;
 }
 
-function classifyFailure(error: unknown, request: LayoutRequest): PlanOutcome {
+function classifyFailure(error: unknown): PlanOutcome {
     if (error instanceof ConflictError) return { kind: "busy", pendingChangeId: error.pendingChangeId };
     if (isTransientError(error)) return { kind: "unreachable", reason: messageOf(error) };
     if (!(error instanceof PlatformError)) throw error;
@@ -183,7 +183,7 @@ function classifyFailure(error: unknown, request: LayoutRequest): PlanOutcome {
     if (error instanceof ResponseFormatError) {
         return { kind: "rejected", property: "managementUrl", reason: `the answer is not the cluster management API's: ${messageOf(error)}` };
     }
-    const refusal = layoutRefusal(error, request);
+    const refusal = layoutRefusal(error);
     if (refusal.partitionScalingOff) {
         return {
             kind: "rejected",

@@ -62,7 +62,7 @@ export function sameLayoutRequest(a: LayoutRequest, b: LayoutRequest): boolean {
     return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
-/** The setting of the layout a refusal of `request` is about, from the server's message. */
+/** The setting of the layout a refusal is about, from the server's message. */
 export type LayoutField = "brokers" | "partitionCount" | "replicationFactor";
 
 export interface LayoutRefusal {
@@ -71,16 +71,16 @@ export interface LayoutRefusal {
     partitionScalingOff: boolean;
 }
 
-/** Which layout setting the server's refusal of `request` names (400 and other refusals with a message). */
-export function layoutRefusal(error: PlatformError, request: LayoutRequest): LayoutRefusal {
+/**
+ * Which layout setting the server's refusal of a layout request names (400 and other refusals with a message). The
+ * error says which request was refused: after a PATCH answered 405, planLayout's refusal is the fallback POST's.
+ */
+export function layoutRefusal(error: PlatformError): LayoutRefusal {
     const said = error.serverMessage ?? "";
-    const partitionScalingOff = request.method === "PATCH" && /partition scaling is not enabled/i.test(said);
+    const patch = error.request?.method === "PATCH";
+    const partitionScalingOff = patch && /partition scaling is not enabled/i.test(said);
     const field: LayoutField =
-        partitionScalingOff || (request.method === "PATCH" && /partition count/i.test(said))
-            ? "partitionCount"
-            : /replication factor/i.test(said)
-              ? "replicationFactor"
-              : "brokers";
+        partitionScalingOff || (patch && /partition count/i.test(said)) ? "partitionCount" : /replication factor/i.test(said) ? "replicationFactor" : "brokers";
     return { field, partitionScalingOff };
 }
 

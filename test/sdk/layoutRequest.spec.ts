@@ -47,14 +47,15 @@ describe("sdk layout requests", () => {
         assert.ok(!sameLayoutRequest(layoutRequest({ brokers: [0, 1] }, live), layoutRequest({ brokers: [0, 1], replicationFactor: 2 }, live)));
     });
 
-    it("a refusal names the setting the server's message is about", () => {
-        const refused = (serverMessage: string) => new InvalidRequestError("refused", { status: 400, serverMessage });
-        const patch = layoutRequest({ brokers: [0, 1, 2], partitionCount: 6 }, live);
-        const post = layoutRequest({ brokers: [0, 1, 2] }, live);
-        assert.deepEqual(layoutRefusal(refused("Partition scaling is not enabled"), patch), { field: "partitionCount", partitionScalingOff: true });
-        assert.deepEqual(layoutRefusal(refused("new partition count must be larger"), patch), { field: "partitionCount", partitionScalingOff: false });
-        assert.deepEqual(layoutRefusal(refused("replication factor 4 exceeds 3 brokers"), post), { field: "replicationFactor", partitionScalingOff: false });
-        assert.deepEqual(layoutRefusal(refused("broker 7 is not known"), post), { field: "brokers", partitionScalingOff: false });
+    it("a refusal names the setting the server's message is about, for the request the error says was refused", () => {
+        const refused = (method: string, serverMessage: string) =>
+            new InvalidRequestError("refused", { request: { method, path: "/actuator/cluster" }, status: 400, serverMessage });
+        assert.deepEqual(layoutRefusal(refused("PATCH", "Partition scaling is not enabled")), { field: "partitionCount", partitionScalingOff: true });
+        assert.deepEqual(layoutRefusal(refused("PATCH", "new partition count must be larger")), { field: "partitionCount", partitionScalingOff: false });
+        assert.deepEqual(layoutRefusal(refused("POST", "replication factor 4 exceeds 3 brokers")), { field: "replicationFactor", partitionScalingOff: false });
+        assert.deepEqual(layoutRefusal(refused("POST", "broker 7 is not known")), { field: "brokers", partitionScalingOff: false });
+        // The POST sent after a 405 is not a PATCH: its refusal is about the brokers, whatever it mentions.
+        assert.deepEqual(layoutRefusal(refused("POST", "partition count cannot change here")), { field: "brokers", partitionScalingOff: false });
     });
 
     describe("planLayout against the emulator", () => {
