@@ -8,10 +8,7 @@ import { DEFAULT_TIMEOUT_SECONDS, type InputFailure, brokerIdsOf, checkLayout } 
 import { type TlsInput, checkTls } from "../shared/tlsInput";
 import { UNKNOWN, asChecked, containsUnknown, isUnknown } from "../shared/unknowns";
 
-export { UNKNOWN, containsUnknown, isUnknown } from "../shared/unknowns";
-
-export { DEFAULT_TIMEOUT_SECONDS, LIMITS, brokerIdsOf } from "../shared/layoutSchema";
-export type { InputFailure } from "../shared/layoutSchema";
+export { containsUnknown } from "../shared/unknowns";
 
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
 

@@ -5,7 +5,7 @@
 import { type GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { type Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
-import { availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./liveness";
+import { LIVENESS_TIMEOUT_MS, availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./liveness";
 import { count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
 import { type ClusterScaleOutputs } from "./outputs";
 import { underReplicated } from "./replicas";
@@ -61,7 +61,7 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
  * running broker; for a change without force, the lines saying which brokers it needs are down or not started.
  */
 export async function previewLiveness(name: string, desired: DesiredLayout, outcome: Planned, gateway: GatewayClient | undefined): Promise<string | undefined> {
-    const liveness = await readLiveness(gateway, PREVIEW_TIMEOUT_MS);
+    const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
     if (desired.force) {
         const removed = removedBrokers(desired, outcome.live);
         const refusal = forceRemovalRefusal(removed, liveness);

@@ -65,7 +65,7 @@ export const layoutSchema = z
                 } else if (given(layout.brokers) && given(layout.brokerCount)) {
                     ctx.addIssue({ code: "custom", path: ["brokerCount"], message: "give either brokers or brokerCount, not both" });
                 }
-                const brokers = brokerCountOf(layout.brokers, layout.brokerCount);
+                const brokers = brokerIdsOf(layout.brokers, layout.brokerCount)?.length;
                 const factor = layout.replicationFactor;
                 if (typeof factor === "number" && Number.isSafeInteger(factor) && brokers !== undefined && factor > brokers) {
                     ctx.addIssue({
@@ -122,20 +122,13 @@ function failureOf(issue: z.core.$ZodIssue, fields: Record<string, unknown>): In
     return { property, reason: `brokers lists ${value.length} ids: a cluster has at most ${LIMITS.brokers} brokers` };
 }
 
-/** How many brokers a `brokers` list or a `brokerCount` names; undefined when not known, or not a valid count. */
-function brokerCountOf(brokers: unknown, brokerCount: unknown): number | undefined {
-    if (Array.isArray(brokers)) return brokers.every((id) => typeof id === "number") ? new Set(brokers).size : undefined;
-    const valid = typeof brokerCount === "number" && Number.isSafeInteger(brokerCount) && brokerCount >= 1 && brokerCount <= LIMITS.brokers;
-    return valid ? brokerCount : undefined;
-}
-
-/** The broker ids of a `brokers` list or a `brokerCount`, ascending; undefined when not (fully) known. */
+/** The broker ids of a `brokers` list or a valid `brokerCount`, ascending; undefined when not (fully) known or not valid. */
 export function brokerIdsOf(brokers: unknown, brokerCount: unknown): number[] | undefined {
     if (Array.isArray(brokers)) {
         if (!brokers.every((id): id is number => typeof id === "number")) return undefined;
         return [...new Set(brokers)].sort((a, b) => a - b);
     }
-    if (typeof brokerCount === "number" && Number.isSafeInteger(brokerCount) && brokerCount >= 0 && brokerCount <= LIMITS.brokers) {
+    if (typeof brokerCount === "number" && Number.isSafeInteger(brokerCount) && brokerCount >= 1 && brokerCount <= LIMITS.brokers) {
         return Array.from({ length: brokerCount }, (_, i) => i);
     }
     return undefined;

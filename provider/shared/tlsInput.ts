@@ -12,6 +12,8 @@ const tlsSchema = z
         message: "tls.clientCertificate and tls.clientKey go together: give both or neither",
     });
 
+const REASONS = Object.fromEntries(["caCertificate", "clientCertificate", "clientKey"].map((key) => [key, `tls.${key} must be PEM text (-----BEGIN …-----)`]));
+
 export interface TlsInput {
     caCertificate?: string;
     clientCertificate?: string;
@@ -20,10 +22,13 @@ export interface TlsInput {
 
 /** PEM text only; never echoes it in a failure (a key is a secret, and certificates are long). */
 export function checkTls(value: unknown, fail: (property: string, reason: string) => void): TlsInput | undefined {
-    const reasons = Object.fromEntries(
-        ["caCertificate", "clientCertificate", "clientKey"].map((key) => [key, `tls.${key} must be PEM text (-----BEGIN …-----)`]),
+    const checked = checkObjectInput(
+        value,
+        "tls",
+        tlsSchema,
+        { shape: "caCertificate, and clientCertificate with clientKey (PEM text)", reasons: REASONS },
+        fail,
     );
-    const checked = checkObjectInput(value, "tls", tlsSchema, { shape: "caCertificate, and clientCertificate with clientKey (PEM text)", reasons }, fail);
     if (checked.kind === "unknown") return value as TlsInput;
     if (checked.kind !== "valid") return undefined;
     const tls: TlsInput = {};
