@@ -127,6 +127,6 @@ function engineEntry(): string {
     } catch {
         return CLI;
     }
-    const sources = fs.readdirSync(__dirname).filter((file) => file.endsWith(".ts"));
+    const sources = fs.readdirSync(__dirname).filter((file) => file.endsWith(".ts") && !file.endsWith(".spec.ts"));
     return sources.every((file) => fs.statSync(path.join(__dirname, file)).mtimeMs <= compiledAt) ? COMPILED_CLI : CLI;
 }
