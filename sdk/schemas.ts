@@ -121,15 +121,18 @@ function id() {
     return z.number().int();
 }
 
+// Null is read as absent, yet only a null pays for it: the union's first option takes every value the
+// server sends (it omits null fields), so no transform runs on them. A transform on every value would
+// double the cost of decoding a dry run of thousands of operations.
+
+/** A list; absent and null read as empty. */
 function listOf<T extends z.ZodType>(item: T) {
-    return z
-        .array(item)
-        .nullish()
-        .transform((value): z.output<T>[] => value ?? []);
+    return z.union([z.array(item), z.null().transform((): z.output<T>[] => [])]).default(() => []);
 }
 
+/** An optional field; null reads as absent. */
 function optionalOf<T extends z.ZodType>(schema: T) {
-    return schema.nullish().transform((value): z.output<T> | undefined => (value === null ? undefined : value));
+    return z.union([schema, z.null().transform(() => undefined)]).optional();
 }
 
 export const timestampSchema = z
@@ -218,7 +221,8 @@ export const pendingChangeSchema = z.object({
     pending: listOf(operationSchema),
 });
 
-const clusterStateShape = z.object({
+/** GET {basePath} and the body of a successful cancel. */
+export const clusterStateSchema = z.object({
     version: z.number().int(),
     brokers: listOf(brokerStateSchema),
     lastChange: optionalOf(changeRecordSchema),
@@ -226,18 +230,13 @@ const clusterStateShape = z.object({
     clusterId: optionalOf(z.string()),
 });
 
-/** GET {basePath} and the body of a successful cancel; decoded by a fast path first (see below). */
-export const clusterStateSchema = z.withParser(clusterStateShape, (input) => fastClusterState(input) ?? z.INVALID);
-
-const changePlanShape = z.object({
+/** The 202 body of POST {basePath}/brokers and PATCH {basePath}. */
+export const changePlanSchema = z.object({
     changeId: id(),
     currentTopology: listOf(brokerStateSchema),
     plannedChanges: listOf(operationSchema),
     expectedTopology: listOf(brokerStateSchema),
 });
-
-/** The 202 body of POST {basePath}/brokers and PATCH {basePath}; decoded by a fast path first (see below). */
-export const changePlanSchema = z.withParser(changePlanShape, (input) => fastChangePlan(input) ?? z.INVALID);
 
 // ---------------------------------------------------------------------------------------------------
 // Gateway topology
@@ -282,197 +281,17 @@ export const gatewayTopologySchema = z.object({
 export type TokenResponse = z.output<typeof tokenResponseSchema>;
 export type Member = z.output<typeof memberSchema>;
 export type Exporter = z.output<typeof exporterSchema>;
-type PartitionConfig = z.output<typeof partitionConfigSchema>;
 export type PartitionState = z.output<typeof partitionStateSchema>;
 export type BrokerState = z.output<typeof brokerStateSchema>;
 export type Operation = z.output<typeof operationSchema>;
 export type CompletedOperation = z.output<typeof completedOperationSchema>;
 export type ChangeRecord = z.output<typeof changeRecordSchema>;
 export type PendingChange = z.output<typeof pendingChangeSchema>;
-export type ClusterState = z.output<typeof clusterStateShape>;
+export type ClusterState = z.output<typeof clusterStateSchema>;
 /** The answer to a scale request (202): the change id, the topology now, the planned operations and the expected topology. */
-export type ChangePlan = z.output<typeof changePlanShape>;
+export type ChangePlan = z.output<typeof changePlanSchema>;
 export type TopologyBroker = z.output<typeof topologyBrokerSchema>;
 export type GatewayTopology = z.output<typeof gatewayTopologySchema>;
-
-// ---------------------------------------------------------------------------------------------------
-// Fast paths of the large answers
-//
-// A dry run of thousands of operations, and the GET polled while a long change runs, are decoded first
-// by the hand-written parsers below: plain loops that allocate little beyond the result, a fraction of
-// the cost of zod's interpreter, and fast from the first call of a process. They produce exactly what
-// the schemas above produce (test/sdk/schemas.spec.ts compares both on every sample and on many
-// variations) and give up, returning undefined, at anything irregular: zod then decodes the answer or
-// reports what is wrong with it. A field added to a schema must be added here too.
-
-type Fields = Record<string, unknown>;
-
-function fieldsOf(value: unknown): Fields | undefined {
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-}
-
-function integerOrUndefined(value: unknown): number | undefined {
-    return typeof value === "number" && Number.isSafeInteger(value) ? value : undefined;
-}
-
-function stringOrUndefined(value: unknown): string | undefined {
-    return typeof value === "string" ? value : undefined;
-}
-
-/** As listOf: absent and null are empty. Undefined when an entry does not decode. */
-function fastList<T>(value: unknown, decodeEntry: (entry: unknown) => T | undefined): T[] | undefined {
-    if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) return undefined;
-    // Sized up front: pushing would give every short list a backing store of 17 entries.
-    const result = new Array<T>(value.length);
-    for (let index = 0; index < value.length; index++) {
-        const decoded = decodeEntry(value[index]);
-        if (decoded === undefined) return undefined;
-        result[index] = decoded;
-    }
-    return result;
-}
-
-/** As optionalOf: an absent field stays absent, null becomes undefined. False when the value does not decode. */
-function fastOptional(from: Fields, to: Fields, key: string, decode: (value: unknown) => unknown): boolean {
-    const value = from[key];
-    if (value === undefined || value === null) {
-        if (key in from) to[key] = undefined;
-        return true;
-    }
-    const decoded = decode(value);
-    to[key] = decoded;
-    return decoded !== undefined;
-}
-
-function fastTimestamp(value: unknown): Timestamp | undefined {
-    if (value === undefined || value === null) return { raw: null, epochMs: null };
-    return typeof value === "string" ? { raw: value, epochMs: parseTimestamp(value) } : undefined;
-}
-
-function fastExporter(value: unknown): Exporter | undefined {
-    const fields = fieldsOf(value);
-    if (fields === undefined || typeof fields.id !== "string" || typeof fields.state !== "string") return undefined;
-    return { id: fields.id, state: fields.state };
-}
-
-function fastExporting(value: unknown): PartitionConfig["exporting"] {
-    const fields = fieldsOf(value);
-    const exporters = fields && fastList(fields.exporters, fastExporter);
-    return exporters && { exporters };
-}
-
-function fastPartitionConfig(value: unknown): PartitionConfig | undefined {
-    const fields = fieldsOf(value);
-    const config: Fields = {};
-    return fields !== undefined && fastOptional(fields, config, "exporting", fastExporting) ? (config as PartitionConfig) : undefined;
-}
-
-function fastPartition(value: unknown): PartitionState | undefined {
-    const fields = fieldsOf(value);
-    if (fields === undefined) return undefined;
-    const id = integerOrUndefined(fields.id);
-    const state = stringOrUndefined(fields.state);
-    const priority = integerOrUndefined(fields.priority);
-    if (id === undefined || state === undefined || priority === undefined) return undefined;
-    const partition: Fields = { id, state, priority };
-    return fastOptional(fields, partition, "config", fastPartitionConfig) ? (partition as PartitionState) : undefined;
-}
-
-function fastBroker(value: unknown): BrokerState | undefined {
-    const fields = fieldsOf(value);
-    if (fields === undefined) return undefined;
-    const id = integerOrUndefined(fields.id);
-    const state = stringOrUndefined(fields.state);
-    const version = integerOrUndefined(fields.version);
-    const lastUpdatedAt = fastTimestamp(fields.lastUpdatedAt);
-    const partitions = fastList(fields.partitions, fastPartition);
-    if (id === undefined || state === undefined || version === undefined || lastUpdatedAt === undefined || partitions === undefined) {
-        return undefined;
-    }
-    return { id, state, version, lastUpdatedAt, partitions };
-}
-
-/** The fields of operationFields, in their order. */
-function fastOperationFields(fields: Fields): Fields | undefined {
-    const operation = stringOrUndefined(fields.operation);
-    if (operation === undefined || operation.length === 0) return undefined;
-    const result: Fields = { operation };
-    if (
-        !fastOptional(fields, result, "brokerId", integerOrUndefined) ||
-        !fastOptional(fields, result, "partitionId", integerOrUndefined) ||
-        !fastOptional(fields, result, "priority", integerOrUndefined)
-    ) {
-        return undefined;
-    }
-    const brokers = fastList(fields.brokers, integerOrUndefined);
-    if (brokers === undefined) return undefined;
-    result.brokers = brokers;
-    return fastOptional(fields, result, "exporterId", stringOrUndefined) ? result : undefined;
-}
-
-function fastOperation(value: unknown): Operation | undefined {
-    const fields = fieldsOf(value);
-    return (fields && fastOperationFields(fields)) as Operation | undefined;
-}
-
-function fastCompletedOperation(value: unknown): CompletedOperation | undefined {
-    const fields = fieldsOf(value);
-    const operation = fields && fastOperationFields(fields);
-    const completedAt = fields && fastTimestamp(fields.completedAt);
-    if (operation === undefined || completedAt === undefined) return undefined;
-    operation.completedAt = completedAt;
-    return operation as CompletedOperation;
-}
-
-function fastChangeRecord(value: unknown): ChangeRecord | undefined {
-    const fields = fieldsOf(value);
-    if (fields === undefined) return undefined;
-    const id = integerOrUndefined(fields.id);
-    const status = stringOrUndefined(fields.status);
-    const startedAt = fastTimestamp(fields.startedAt);
-    const completedAt = fastTimestamp(fields.completedAt);
-    if (id === undefined || status === undefined || startedAt === undefined || completedAt === undefined) return undefined;
-    return { id, status, startedAt, completedAt };
-}
-
-function fastPendingChange(value: unknown): PendingChange | undefined {
-    const fields = fieldsOf(value);
-    if (fields === undefined) return undefined;
-    const id = integerOrUndefined(fields.id);
-    const status = stringOrUndefined(fields.status);
-    const completed = fastList(fields.completed, fastCompletedOperation);
-    const pending = fastList(fields.pending, fastOperation);
-    if (id === undefined || status === undefined || completed === undefined || pending === undefined) return undefined;
-    return { id, status, completed, pending };
-}
-
-export function fastClusterState(value: unknown): ClusterState | undefined {
-    const fields = fieldsOf(value);
-    if (fields === undefined) return undefined;
-    const version = integerOrUndefined(fields.version);
-    const brokers = fastList(fields.brokers, fastBroker);
-    if (version === undefined || brokers === undefined) return undefined;
-    const state: Fields = { version, brokers };
-    const complete =
-        fastOptional(fields, state, "lastChange", fastChangeRecord) &&
-        fastOptional(fields, state, "pendingChange", fastPendingChange) &&
-        fastOptional(fields, state, "clusterId", stringOrUndefined);
-    return complete ? (state as ClusterState) : undefined;
-}
-
-export function fastChangePlan(value: unknown): ChangePlan | undefined {
-    const fields = fieldsOf(value);
-    if (fields === undefined) return undefined;
-    const changeId = integerOrUndefined(fields.changeId);
-    const currentTopology = fastList(fields.currentTopology, fastBroker);
-    const plannedChanges = fastList(fields.plannedChanges, fastOperation);
-    const expectedTopology = fastList(fields.expectedTopology, fastBroker);
-    if (changeId === undefined || currentTopology === undefined || plannedChanges === undefined || expectedTopology === undefined) {
-        return undefined;
-    }
-    return { changeId, currentTopology, plannedChanges, expectedTopology };
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Decoding
@@ -482,10 +301,23 @@ export function decoder<T extends z.ZodType>(name: string, schema: T): (data: un
     return (data) => {
         const result = schema.safeParse(data);
         if (result.success) return { ok: true, value: result.data };
-        const problems = result.error.issues.slice(0, 3).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-        const more = result.error.issues.length > 3 ? ` (and ${result.error.issues.length - 3} more)` : "";
+        const issues = innermostIssues(result.error.issues, []);
+        const problems = issues.slice(0, 3).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+        const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : "";
         return { ok: false, problem: `${name} does not match the expected shape: ${problems.join("; ")}${more}` };
     };
+}
+
+/**
+ * The issues with a union's replaced by those of its first option: every union above puts the shape the server
+ * sends first (the others read null), so its issues say what is wrong where, not merely "Invalid input".
+ */
+function innermostIssues(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+    return issues.flatMap((issue) => {
+        const path = [...prefix, ...issue.path];
+        if (issue.code === "invalid_union" && issue.errors.length > 0) return innermostIssues(issue.errors[0], path);
+        return [{ path, message: issue.message }];
+    });
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
