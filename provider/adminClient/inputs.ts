@@ -1,11 +1,12 @@
 // AdminClient's settings: resolved through the fallbacks (given value, stack config, environment) and
-// validated without any request. During preview a given value may be the engine's unknown sentinel; it
+// validated by zod schemas without any request. During preview a given value may be the engine's unknown sentinel; it
 // is kept as it is and never validated.
 
+import { z } from "zod";
 import type { AdminSettings } from "./types";
-import { CredentialSettingName, Environment, StackCredentialConfig, defaultAudience, describeSources, settingFromConfigOrEnv } from "../shared/credentials";
-
+import { CredentialSettingName, Environment, StackCredentialConfig, describeSources, settingFromConfigOrEnv } from "../shared/credentials";
 import { UNKNOWN } from "../shared/unknowns";
+import { UrlProblem, hostNameOf, httpUrlProblem, protocolOf } from "../shared/urlRules";
 
 export { UNKNOWN } from "../shared/unknowns";
 
@@ -26,35 +27,28 @@ export interface ResolvedAdminSettings {
 /** Resolves and validates clientId, oauthUrl, audience and baseUrl. Never sends a request. */
 export function resolveAdminSettings(given: GivenAdminSettings, config: StackCredentialConfig, env: Environment): ResolvedAdminSettings {
     const failures: SettingFailure[] = [];
-    const setting = (name: keyof AdminSettings, isUrl: boolean, fallback?: () => string | undefined): string => {
+    const setting = (name: keyof AdminSettings, fallback?: () => string | undefined): string => {
         const raw = given[name] !== undefined ? given[name] : (settingFromConfigOrEnv(name, config, env) ?? fallback?.());
-        const reason = settingProblem(name, raw, isUrl);
-        if (reason !== undefined) {
-            failures.push({ property: name, reason });
-            return "";
-        }
-        return (raw as string).trim();
+        if (raw === UNKNOWN) return UNKNOWN;
+        const result = SETTING_SCHEMAS[name].safeParse(raw);
+        if (result.success) return result.data;
+        failures.push({ property: name, reason: result.error.issues[0].message });
+        return "";
     };
-    const clientId = setting("clientId", false);
-    const oauthUrl = setting("oauthUrl", true);
-    const baseUrl = setting("baseUrl", true);
+    const clientId = setting("clientId");
+    const oauthUrl = setting("oauthUrl");
+    const baseUrl = setting("baseUrl");
     // Unset, the audience is the host name of baseUrl: unknown while baseUrl is unknown, and not
     // reported as missing when baseUrl itself failed (its failure says enough).
     const audienceSet = given.audience !== undefined || settingFromConfigOrEnv("audience", config, env) !== undefined;
-    const audience = !audienceSet && (baseUrl === UNKNOWN || baseUrl === "") ? baseUrl : setting("audience", false, () => defaultAudience(baseUrl));
+    const audience = !audienceSet && (baseUrl === UNKNOWN || baseUrl === "") ? baseUrl : setting("audience", () => hostNameOf(baseUrl));
     return { settings: { clientId, oauthUrl, audience, baseUrl }, failures };
 }
 
 /** Checks that some client secret is available; the secret itself is never returned from here. */
 export function clientSecretProblem(given: unknown, config: StackCredentialConfig, env: Environment): SettingFailure | undefined {
-    if (given === undefined) {
-        return settingFromConfigOrEnv("clientSecret", config, env) === undefined
-            ? { property: "clientSecret", reason: `clientSecret is required: set ${describeSources("clientSecret")}` }
-            : undefined;
-    }
-    if (typeof given !== "string") return { property: "clientSecret", reason: "clientSecret must be a string" };
-    if (given === "") return { property: "clientSecret", reason: "clientSecret must not be empty" };
-    return undefined;
+    const result = settingSchema("clientSecret").safeParse(given !== undefined ? given : settingFromConfigOrEnv("clientSecret", config, env));
+    return result.success ? undefined : { property: "clientSecret", reason: result.error.issues[0].message };
 }
 
 /** The client secret to use now: the given one, else stack config, else the environment. */
@@ -68,26 +62,37 @@ export function describeFailures(failures: SettingFailure[]): string {
     return failures.map((failure) => failure.reason).join("; ");
 }
 
-function settingProblem(name: CredentialSettingName, value: unknown, isUrl: boolean): string | undefined {
-    if (value === undefined) {
-        const defaulted = name === "audience" ? " (by default the host name of baseUrl)" : "";
-        return `${name} is required: set ${describeSources(name)}${defaulted}`;
-    }
-    if (value === UNKNOWN) return undefined;
-    if (typeof value !== "string") return `${name} must be a string`;
-    if (value.trim() === "") return `${name} must not be empty`;
-    return isUrl ? urlProblem(name, value.trim()) : undefined;
+/** A setting: required, a string, not blank; trimmed. */
+function settingSchema(name: CredentialSettingName) {
+    const defaulted = name === "audience" ? " (by default the host name of baseUrl)" : "";
+    return z
+        .string({
+            error: (issue) => (issue.input === undefined ? `${name} is required: set ${describeSources(name)}${defaulted}` : `${name} must be a string`),
+        })
+        .trim()
+        .min(1, `${name} must not be empty`);
 }
 
-function urlProblem(name: CredentialSettingName, value: string): string | undefined {
-    let url: URL;
-    try {
-        url = new URL(value);
-    } catch {
-        return `${name} must be an absolute http(s) URL, such as https://host/path`;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return `${name} must be an http or https URL, not ${url.protocol}`;
-    // Such a URL would put a password into the state and into log lines.
-    if (url.username !== "" || url.password !== "") return `${name} must not contain a user name or password`;
-    return undefined;
+/** A URL setting: also absolute, http or https, without credentials. */
+function urlSettingSchema(name: CredentialSettingName) {
+    return settingSchema(name).check(
+        z.superRefine((url, ctx) => {
+            const problem = httpUrlProblem(url);
+            if (problem !== undefined) ctx.addIssue({ code: "custom", message: URL_REASONS[problem](name, url) });
+        }),
+    );
 }
+
+const URL_REASONS: Record<UrlProblem, (name: string, url: string) => string> = {
+    "not absolute": (name) => `${name} must be an absolute http(s) URL, such as https://host/path`,
+    "not http": (name, url) => `${name} must be an http or https URL, not ${protocolOf(url)}`,
+    credentials: (name) => `${name} must not contain a user name or password`,
+    "not an origin": (name) => `${name} must be an absolute http(s) URL, such as https://host/path`,
+};
+
+const SETTING_SCHEMAS: Record<keyof AdminSettings, z.ZodType<string>> = {
+    clientId: settingSchema("clientId"),
+    oauthUrl: urlSettingSchema("oauthUrl"),
+    audience: settingSchema("audience"),
+    baseUrl: urlSettingSchema("baseUrl"),
+};

@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { checkObjectInput } from "../shared/objectSchema";
+import { httpUrlProblem } from "../shared/urlRules";
 
 /** Credentials for the management and gateway APIs, as the provider receives them (plaintext). */
 export interface ManagementAuth {
@@ -37,7 +38,7 @@ const authSchema = z
         for (const key of REQUIRED_GRANT_FIELDS) {
             if (!auth[key]) problem(key, `auth.${key} is required (a non-empty string) for a client-credentials grant`);
         }
-        if (auth.oauthUrl && !isHttpUrl(auth.oauthUrl)) {
+        if (auth.oauthUrl && httpUrlProblem(auth.oauthUrl) !== undefined) {
             problem("oauthUrl", "auth.oauthUrl must be an absolute http(s) URL of the token endpoint, without credentials");
         }
     });
@@ -58,13 +59,4 @@ export function checkAuth(value: unknown, fail: (property: string, reason: strin
     const auth: ManagementAuth = { clientId: clientId!, clientSecret: clientSecret!, oauthUrl: oauthUrl! };
     if (audience) auth.audience = audience;
     return auth;
-}
-
-function isHttpUrl(url: string): boolean {
-    try {
-        const parsed = new URL(url);
-        return (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.username === "" && parsed.password === "";
-    } catch {
-        return false;
-    }
 }

@@ -7,6 +7,7 @@ import { type KubernetesRouteInput, checkKubernetesRoute } from "../shared/kuber
 import { DEFAULT_TIMEOUT_SECONDS, type InputFailure, brokerIdsOf, checkLayout } from "../shared/layoutSchema";
 import { type TlsInput, checkTls } from "../shared/tlsInput";
 import { UNKNOWN, asChecked, containsUnknown, isUnknown } from "../shared/unknowns";
+import { httpOrigin } from "../shared/urlRules";
 
 export { containsUnknown } from "../shared/unknowns";
 
@@ -210,20 +211,6 @@ function resolveUrl(
         return undefined;
     }
     return origin;
-}
-
-/** scheme://host[:port] of an absolute http(s) URL that carries nothing else; undefined otherwise. */
-function httpOrigin(text: string): string | undefined {
-    let url: URL;
-    try {
-        url = new URL(text.trim());
-    } catch {
-        return undefined;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-    if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") return undefined;
-    if (url.pathname !== "/" && url.pathname !== "") return undefined;
-    return url.origin;
 }
 
 function checkBasePath(value: unknown, fail: (property: string, reason: string) => void): string {

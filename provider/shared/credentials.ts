@@ -50,12 +50,3 @@ export function settingFromConfigOrEnv(name: CredentialSettingName, config: Stac
 export function describeSources(name: CredentialSettingName): string {
     return `the ${name} input, stack config ${CONFIG_NAMESPACE}:${name} or environment variable ${CREDENTIAL_ENV[name]}`;
 }
-
-/** The audience the seed defaults to: the host name of the administration API. */
-export function defaultAudience(baseUrl: string): string | undefined {
-    try {
-        return new URL(baseUrl).hostname || undefined;
-    } catch {
-        return undefined;
-    }
-}
