@@ -192,7 +192,13 @@ describe("sdk schemas: strictness", () => {
         const partitionResult = decodeCluster(fractional);
         assert.match(!partitionResult.ok ? partitionResult.problem : "", /brokers\[0\]\.partitions\[0\]\.id: .*expected int/);
 
-        const plan = decodePlan({ changeId: 2, plannedChanges: [{ operation: "BROKER_ADD", brokerId: 3 }, { operation: "BROKER_ADD", brokerId: "4" }] });
+        const plan = decodePlan({
+            changeId: 2,
+            plannedChanges: [
+                { operation: "BROKER_ADD", brokerId: 3 },
+                { operation: "BROKER_ADD", brokerId: "4" },
+            ],
+        });
         assert.match(!plan.ok ? plan.problem : "", /plannedChanges\[1\]\.brokerId: .*expected number, received string/);
         assert.ok(!plan.ok && !plan.problem.includes('"4"'));
     });
