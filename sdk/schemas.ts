@@ -123,16 +123,7 @@ function id() {
 
 // Null is read as absent, yet only a null pays for it: the union's first option takes every value the
 // server sends (it omits null fields), so no transform runs on them. A transform on every value would
-// double the cost of decoding a dry run of thousands of operations.
-
-// The two shapes that come by the thousand (a replica of every partition on every broker, an operation of every plan)
-// are compiled by zod (z.compile): the first decode of a large dry run takes about 20 ms instead of 48, and each one
-// after it about a sixth less. Anything the compiled parser does not accept goes through zod's interpreter, which gives
-// the same result or the error. Compiling takes a few milliseconds, so it happens at the first decode: a provider host
-// that decodes nothing (a Check that sends no request) does not pay for it.
-function compiledAtFirstUse<T extends z.ZodType>(schema: T) {
-    return z.lazy(() => z.compile(schema));
-}
+// add half again to the cost of decoding a dry run of thousands of operations.
 
 /** A list; absent and null read as empty. */
 function listOf<T extends z.ZodType>(item: T) {
@@ -142,6 +133,15 @@ function listOf<T extends z.ZodType>(item: T) {
 /** An optional field; null reads as absent. */
 function optionalOf<T extends z.ZodType>(schema: T) {
     return z.union([schema, z.null().transform(() => undefined)]).optional();
+}
+
+// The two shapes that come by the thousand (a replica of every partition on every broker, an operation of every plan)
+// are compiled by zod (z.compile): the first decode of a large dry run takes about 20 ms instead of 48, and each one
+// after it about a sixth less. Anything the compiled parser does not accept goes through zod's interpreter, which gives
+// the same result or the error. Compiling takes a few milliseconds, so it happens at the first decode: a provider host
+// that decodes nothing (a Check that sends no request) does not pay for it.
+function compiledAtFirstUse<T extends z.ZodType>(schema: T) {
+    return z.lazy(() => z.compile(schema));
 }
 
 export const timestampSchema = z
