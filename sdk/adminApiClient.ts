@@ -1,6 +1,6 @@
 // Client of the organization administration API: bearer-token requests under {baseUrl}.
 
-import { ApiAuth, CallOptions, requestJsonWithAuth } from "./auth/apiAuth";
+import { ApiAuth, CallOptions, callRequest, requestJsonWithAuth } from "./auth/apiAuth";
 import { DEFAULT_TIMEOUT_MS, joinUrl } from "./http/request";
 import { Member, decoder, memberListSchema } from "./schemas";
 import { TokenClient, TokenClientOptions, TokenProvider } from "./auth/tokenClient";
@@ -35,17 +35,7 @@ export class AdminApiClient {
 
     /** GET {baseUrl}/members: the organization's members. */
     listMembers(options: CallOptions = {}): Promise<Member[]> {
-        return requestJsonWithAuth(
-            {
-                method: "GET",
-                url: joinUrl(this.baseUrl, "members"),
-                timeoutMs: options.timeoutMs ?? this.timeoutMs,
-                signal: options.signal,
-                retry: options.retry,
-                connection: this.connection,
-            },
-            this.auth,
-            decoder("member list", memberListSchema),
-        );
+        const request = callRequest("GET", joinUrl(this.baseUrl, "members"), options, this.timeoutMs, this.connection);
+        return requestJsonWithAuth(request, this.auth, decoder("member list", memberListSchema));
     }
 }

@@ -2,7 +2,8 @@
 // The seed leaves the auth of the management and gateway APIs open and deployments differ, so each
 // client takes one of these.
 
-import { HttpRequest, HttpResponse, RetryPolicy, DecodeResult, decodeJsonBody, errorFromResponse, sendWithRetry } from "../http/request";
+import { HttpMethod, HttpRequest, HttpResponse, RetryPolicy, DecodeResult, decodeJsonBody, errorFromResponse, sendWithRetry } from "../http/request";
+import type { ConnectionSettings } from "../http/transport";
 import { TokenProvider } from "./tokenClient";
 
 export type ApiAuth =
@@ -18,6 +19,17 @@ export interface CallOptions {
     timeoutMs?: number;
     /** Retries of GETs (false: none). Mutating requests are never retried. */
     retry?: Partial<RetryPolicy> | false;
+}
+
+/** The request of one API call: the call's options over the client's time limit, with the client's connection. */
+export function callRequest(
+    method: HttpMethod,
+    url: string,
+    options: CallOptions,
+    clientTimeoutMs: number,
+    connection: ConnectionSettings | undefined,
+): HttpRequest {
+    return { method, url, timeoutMs: options.timeoutMs ?? clientTimeoutMs, signal: options.signal, retry: options.retry, connection };
 }
 
 export interface AuthorizedResponse {

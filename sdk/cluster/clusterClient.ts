@@ -2,7 +2,7 @@
 // Mutating requests are sent exactly once: a failure after sending may or may not have started a change,
 // which only a GET can tell.
 
-import { ApiAuth, CallOptions, requestJsonWithAuth, sendWithAuth } from "../auth/apiAuth";
+import { ApiAuth, CallOptions, callRequest, requestJsonWithAuth, sendWithAuth } from "../auth/apiAuth";
 import { ConflictError, InvalidRequestError, PlatformError } from "../errors";
 import { DEFAULT_TIMEOUT_MS, DecodeResult, HttpMethod, HttpRequest, QueryValue, decodeJsonBody, errorFromResponse, joinUrl } from "../http/request";
 import { ClusterState, ChangePlan, clusterStateSchema, decoder, changePlanSchema } from "../schemas";
@@ -145,16 +145,7 @@ export class ClusterClient {
     }
 
     private request(method: HttpMethod, suffix: string, options: CallOptions, query?: Record<string, QueryValue>, json?: unknown): HttpRequest {
-        return {
-            method,
-            url: joinUrl(this.managementUrl, this.basePath + suffix),
-            query,
-            json,
-            timeoutMs: options.timeoutMs ?? this.timeoutMs,
-            signal: options.signal,
-            retry: options.retry,
-            connection: this.connection,
-        };
+        return { ...callRequest(method, joinUrl(this.managementUrl, this.basePath + suffix), options, this.timeoutMs, this.connection), query, json };
     }
 }
 

@@ -1,6 +1,6 @@
 // Client of the gateway's topology query (GET {gatewayUrl}/v2/topology).
 
-import { ApiAuth, CallOptions, requestJsonWithAuth } from "../auth/apiAuth";
+import { ApiAuth, CallOptions, callRequest, requestJsonWithAuth } from "../auth/apiAuth";
 import { DEFAULT_TIMEOUT_MS, joinUrl } from "../http/request";
 import { GatewayTopology, decoder, gatewayTopologySchema } from "../schemas";
 import type { ConnectionSettings } from "../http/transport";
@@ -31,17 +31,7 @@ export class GatewayClient {
 
     /** GET /v2/topology: running brokers with their partitions' roles and health, and lastCompletedChangeId. */
     getTopology(options: CallOptions = {}): Promise<GatewayTopology> {
-        return requestJsonWithAuth(
-            {
-                method: "GET",
-                url: joinUrl(this.gatewayUrl, "/v2/topology"),
-                timeoutMs: options.timeoutMs ?? this.timeoutMs,
-                signal: options.signal,
-                retry: options.retry,
-                connection: this.connection,
-            },
-            this.auth,
-            decoder("gateway topology", gatewayTopologySchema),
-        );
+        const request = callRequest("GET", joinUrl(this.gatewayUrl, "/v2/topology"), options, this.timeoutMs, this.connection);
+        return requestJsonWithAuth(request, this.auth, decoder("gateway topology", gatewayTopologySchema));
     }
 }
