@@ -1,12 +1,18 @@
 // Runs one Pulumi operation on a program through the real dynamic-provider host, without the Pulumi CLI:
 //
 //   npx ts-node test/engine/cli.ts <preview|up|refresh|destroy> <programDir> --stack NAME
-//       [--config key=value ...] [--secret key=value ...] [--state FILE]
+//       [--config key=value ...] [--secret key=value ...] [--state FILE] [--skip-preview] [--preview-only]
+//
+// As the CLI does (PreviewThenPromptThenExecute in pkg/backend/apply.go), `up`, `refresh` and `destroy` first make a
+// preview pass, with provider hosts of its own, and stop when it fails; `--skip-preview` leaves it out, and
+// `--preview-only` (refresh and destroy) makes only that pass. The preview of an `up` runs the program, so it runs in
+// a process of its own (the program runs once per process).
 //
 // Secret values in the state file are encrypted with PULUMI_CONFIG_PASSPHRASE. Exit code 0 on success, 1 when the
-// operation failed, 2 for a usage error. When started by runPulumi (with an IPC channel), the result is also sent
-// to the parent.
-import { COMMANDS, Command, OperationResult, runOperation } from "./operation";
+// operation failed, 2 for a usage error. When started with an IPC channel (runPulumi), the result is also sent to
+// the parent.
+import { COMMANDS, Command, OperationOptions, PassResult, runPass } from "./operation";
+import { runEngineProcess } from "./engineProcess";
 
 export interface CliArguments {
     command: Command;
@@ -15,9 +21,18 @@ export interface CliArguments {
     config: Record<string, string>;
     secrets: Record<string, string>;
     stateFile?: string;
+    skipPreview?: boolean;
+    previewOnly?: boolean;
 }
 
-export const USAGE = "usage: cli.ts <preview|up|refresh|destroy> <programDir> --stack NAME [--config key=value ...] [--secret key=value ...] [--state FILE]";
+/** What one invocation did: its passes in order (a preview pass first, unless skipped). */
+export interface OperationResult {
+    ok: boolean;
+    passes: PassResult[];
+}
+
+export const USAGE =
+    "usage: cli.ts <preview|up|refresh|destroy> <programDir> --stack NAME [--config key=value ...] [--secret key=value ...] [--state FILE] [--skip-preview] [--preview-only]";
 
 export function parseArguments(argv: readonly string[]): CliArguments {
     const positional: string[] = [];
@@ -25,6 +40,8 @@ export function parseArguments(argv: readonly string[]): CliArguments {
     const secrets: Record<string, string> = {};
     let stack: string | undefined;
     let stateFile: string | undefined;
+    let skipPreview = false;
+    let previewOnly = false;
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
         const value = () => {
@@ -38,6 +55,12 @@ export function parseArguments(argv: readonly string[]): CliArguments {
                 break;
             case "--state":
                 stateFile = value();
+                break;
+            case "--skip-preview":
+                skipPreview = true;
+                break;
+            case "--preview-only":
+                previewOnly = true;
                 break;
             case "--config":
             case "--secret": {
@@ -57,13 +80,68 @@ export function parseArguments(argv: readonly string[]): CliArguments {
     if (!programDir) throw new Error("the program directory is required");
     if (extra.length > 0) throw new Error(`unexpected arguments: ${extra.join(" ")}`);
     if (!stack) throw new Error("--stack is required");
-    return { command: command as Command, programDir, stack, config, secrets, ...(stateFile ? { stateFile } : {}) };
+    if (skipPreview && command === "preview") throw new Error("--skip-preview is not an option of preview");
+    if (previewOnly && command !== "refresh" && command !== "destroy") throw new Error("--preview-only is an option of refresh and destroy");
+    if (skipPreview && previewOnly) throw new Error("--skip-preview and --preview-only exclude each other");
+    return {
+        command: command as Command,
+        programDir,
+        stack,
+        config,
+        secrets,
+        ...(stateFile ? { stateFile } : {}),
+        ...(skipPreview ? { skipPreview } : {}),
+        ...(previewOnly ? { previewOnly } : {}),
+    };
+}
+
+/** The arguments of cli.ts for a run (the inverse of parseArguments). */
+export function cliArguments(options: Omit<CliArguments, "config" | "secrets"> & Partial<Pick<CliArguments, "config" | "secrets">>): string[] {
+    const args = [options.command, options.programDir, "--stack", options.stack];
+    for (const [key, value] of Object.entries(options.config ?? {})) args.push("--config", `${key}=${value}`);
+    for (const [key, value] of Object.entries(options.secrets ?? {})) args.push("--secret", `${key}=${value}`);
+    if (options.stateFile) args.push("--state", options.stateFile);
+    if (options.skipPreview) args.push("--skip-preview");
+    if (options.previewOnly) args.push("--preview-only");
+    return args;
 }
 
 /** The message runPulumi receives over IPC. */
 export interface CliResultMessage {
     kind: "pulumi-engine-result";
     result: OperationResult;
+}
+
+/** Every pass the command makes, each printed as it runs; the passes after a failed one do not run. */
+export async function runCommand(args: CliArguments, base: Omit<OperationOptions, keyof CliArguments>): Promise<OperationResult> {
+    const options: OperationOptions = { ...args, ...base };
+    const passes: PassResult[] = [];
+    const previewFirst = args.command !== "preview" && !args.skipPreview;
+    if (previewFirst) {
+        const preview = args.command === "up" ? await previewInItsOwnProcess(args, base) : await runPass({ ...options, dryRun: true });
+        passes.push(preview);
+        if (!preview.ok || args.previewOnly) return { ok: preview.ok, passes };
+        base.writeOut("");
+    }
+    passes.push(await runPass({ ...options, dryRun: false }));
+    return { ok: passes.every((pass) => pass.ok), passes };
+}
+
+/** `pulumi preview` with the same arguments, in a child process; its lines are printed as they arrive. */
+async function previewInItsOwnProcess(args: CliArguments, base: Omit<OperationOptions, keyof CliArguments>): Promise<PassResult> {
+    const { exitCode, result } = await runEngineProcess({
+        entry: [...process.execArgv, __filename],
+        args: cliArguments({ ...args, command: "preview", skipPreview: undefined, previewOnly: undefined }),
+        cwd: process.cwd(),
+        env: process.env,
+        timeoutMs: 2 ** 31 - 1,
+        onLine: (stream, line) => (stream === "stdout" ? base.writeOut : base.writeErr)(line),
+    });
+    const pass = result?.passes[0];
+    if (pass !== undefined) return pass;
+    const error = `the preview ended without a result (exit ${exitCode})`;
+    base.writeErr(`error: ${error}`);
+    return { pass: "preview", ok: false, steps: [], diagnostics: [], errors: [error], outputs: {} };
 }
 
 async function main(): Promise<number> {
@@ -74,8 +152,9 @@ async function main(): Promise<number> {
         process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
         return 2;
     }
-    const result = await runOperation({
-        ...args,
+    // A parent that died (a killed run) takes this process with it, as the CLI's plugins go with the CLI.
+    process.on("disconnect", () => process.exit(128 + 9));
+    const result = await runCommand(args, {
         passphrase: process.env.PULUMI_CONFIG_PASSPHRASE,
         writeOut: (line) => process.stdout.write(`${line}\n`),
         writeErr: (line) => process.stderr.write(`${line}\n`),

@@ -1,5 +1,5 @@
-// Deleting resources as the engine does: dependents before what they depend on (children before parents);
-// only custom dynamic resources reach the provider.
+// Deleting resources as the engine does: dependents before what they depend on (children before parents, resources
+// before their provider); only custom dynamic resources reach the provider.
 import { Display } from "./display";
 import { DynamicHost } from "./dynamicHost";
 import { LiveState } from "./liveState";
@@ -24,6 +24,7 @@ export function deletionOrder(condemned: readonly Condemned[]): Condemned[] {
         for (const { resource } of remaining) {
             for (const dependency of resource.dependencies) dependedOn.add(dependency);
             if (resource.parent) dependedOn.add(resource.parent);
+            if (resource.provider) dependedOn.add(providerUrnOf(resource.provider));
         }
         let free = remaining.filter((c) => !dependedOn.has(c.urn));
         // A dependency cycle cannot come from a program; should a hand-edited state have one, fall back to
@@ -33,6 +34,11 @@ export function deletionOrder(condemned: readonly Condemned[]): Condemned[] {
         remaining = remaining.filter((c) => !free.includes(c));
     }
     return ordered;
+}
+
+/** The URN in a provider reference, `<urn>::<id>`. */
+export function providerUrnOf(reference: string): string {
+    return reference.slice(0, reference.lastIndexOf("::"));
 }
 
 /** True when deleting this resource means a provider Delete call. */

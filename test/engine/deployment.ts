@@ -2,12 +2,15 @@
 // program no longer declares once it has finished.
 //
 // Per dynamic resource: Check (olds = old inputs from state, or none for a new resource), then Diff for a
-// resource already in state (always). In preview nothing else reaches the provider: a resource to create or update
+// resource already in state (always). The first dynamic resource registers the default provider of the dynamic
+// resources in the state, with this run's stack config as its inputs (refresh and destroy configure from them). In preview nothing else reaches the provider: a resource to create or update
 // reports its checked inputs as outputs, so every other output is unknown to the program. In `up`: Create, Update,
 // or a replacement (Check again without olds, then create-then-delete, or delete-then-create when the diff or the
 // resource option asks for deleteBeforeReplace). A resource left with init errors by a partial failure is updated
-// even when its diff reports no change. Components and other custom resources never reach the provider host:
+// even when its diff reports no change. A partially failed update keeps the old inputs beside the new outputs
+// (OnResourceStepPost in pkg/engine/update.go): the resource was not updated to the new ones. Components and other custom resources never reach the provider host:
 // components have no outputs of their own, other custom resources echo their inputs.
+import { randomUUID } from "crypto";
 import { Display, StepOp } from "./display";
 import { HostCallError } from "./dynamicHost";
 import { Condemned, deleteAll, deleteWithProvider } from "./deletion";
@@ -17,6 +20,12 @@ import { annotateSecrets, deepEqual, markSecretOutputs, PropertyMap, unwrapSecre
 import { ResourceState } from "./stateFile";
 import { CheckFailedError, StepError } from "./stepError";
 import { isDynamicType, qualifiedType, STACK_TYPE } from "./urns";
+
+/** The default provider of the dynamic resources: its URN and the inputs this run configures it with. */
+export interface DefaultProvider {
+    urn: string;
+    inputs: PropertyMap;
+}
 
 /** A resource registration as the program sent it; property values in engine form. */
 export interface Registration {
@@ -64,12 +73,15 @@ export class Deployment {
     private generating: Promise<unknown> = Promise.resolve();
     private halted = false;
     private stackOutputs: PropertyMap = {};
+    /** `<urn>::<id>` of the default provider once a dynamic resource registered it. */
+    private providerReference?: string;
 
     constructor(
         private readonly preview: boolean,
         private readonly live: LiveState,
         private readonly host: ProviderHost,
         private readonly display: Display,
+        private readonly defaultProvider: DefaultProvider,
     ) {}
 
     get failed(): boolean {
@@ -129,6 +141,7 @@ export class Deployment {
             if (!old) return { kind: "create", inputs };
             return { kind: deepEqual(old.inputs, inputs) ? "same" : "update", inputs, old };
         }
+        this.registerDefaultProvider();
         const host = await this.host.get();
         const checked = await this.check(registration, old?.inputs ?? {});
         if (!old) return { kind: "create", inputs: checked };
@@ -147,6 +160,19 @@ export class Deployment {
         }
         if (old.initErrors?.length) return { kind: "update", inputs: checked, old };
         return { kind: "same", inputs: checked, old };
+    }
+
+    /**
+     * The default provider is a resource of its own: created with a new id the first time, kept (same id, this run's
+     * inputs) after that. Preview records nothing.
+     */
+    private registerDefaultProvider(): void {
+        if (this.providerReference !== undefined) return;
+        const { urn, inputs } = this.defaultProvider;
+        this.registered.add(urn);
+        const id = this.live.get(urn)?.id ?? randomUUID();
+        if (!this.preview) this.live.set(urn, { type: qualifiedType(urn), custom: true, id, inputs, outputs: inputs, dependencies: [] });
+        this.providerReference = `${urn}::${id}`;
     }
 
     private async check(registration: Registration, olds: PropertyMap): Promise<PropertyMap> {
@@ -182,6 +208,7 @@ export class Deployment {
             outputs: applied.outputs,
             dependencies: registration.dependencies,
             ...(applied.initFailure ? { initErrors: applied.initFailure.reasons } : {}),
+            ...(this.providerReference !== undefined && isDynamicType(type) && registration.custom ? { provider: this.providerReference } : {}),
         });
         const finish = (op: StepOp, applied: Applied): RegistrationResult => {
             if (applied.initFailure) throw new StepError(type, urn, applied.initFailure.error);
@@ -203,7 +230,7 @@ export class Deployment {
             }
             case "update": {
                 const applied = await this.update(registration, decision.old, decision.inputs);
-                this.live.set(urn, record(applied, decision.inputs));
+                this.live.set(urn, record(applied, applied.initFailure ? decision.old.inputs : decision.inputs));
                 return finish("update", applied);
             }
             case "replace": {

@@ -2,7 +2,7 @@
 // and the stack outputs. Everything shown is also recorded for the library API.
 import { HostStream } from "./dynamicHost";
 import { describeValue, PropertyMap } from "./propertyValues";
-import { urnName } from "./urns";
+import { isProviderType, urnName } from "./urns";
 
 export type StepOp = "create" | "update" | "replace" | "delete" | "delete-replaced" | "same";
 
@@ -55,6 +55,8 @@ export class Display {
     }
 
     step(op: StepOp, urn: string, type: string): void {
+        // The CLI does not show default providers among the resources.
+        if (isProviderType(type)) return;
         const name = urnName(urn);
         this.steps.push({ op, urn, type, name, preview: this.preview });
         this.writeOut(`${SYMBOLS[op]} ${op} ${type} ${name}${this.preview ? " (preview)" : ""}`);

@@ -7,7 +7,7 @@ import { parseArguments } from "./cli";
 import { Condemned, deletionOrder } from "./deletion";
 import { loadProject, loadStackConfig } from "./project";
 import { annotateSecrets, makeSecret, markSecretOutputs, SECRET_SIG, SECRET_SIG_KEY } from "./propertyValues";
-import { configureRequestFor } from "./providerHost";
+import { configureVariables, providerInputsFor } from "./providerHost";
 import { ResourceState, StackState, StateFile } from "./stateFile";
 import { engineUrn } from "./urns";
 
@@ -111,10 +111,9 @@ describe("engine: parts", function () {
     });
 
     it("sends Configure the whole stack config: secrets wrapped in args, plaintext in the legacy variables", () => {
-        assert.deepStrictEqual(configureRequestFor({ "p:url": { value: "u", secret: false }, "p:token": { value: "t", secret: true } }), {
-            args: { "p:url": "u", "p:token": makeSecret("t") },
-            variables: { "pulumi-nodejs:config:p:url": "u", "pulumi-nodejs:config:p:token": "t" },
-        });
+        const inputs = providerInputsFor({ "p:url": { value: "u", secret: false }, "p:token": { value: "t", secret: true } });
+        assert.deepStrictEqual(inputs, { "p:url": "u", "p:token": makeSecret("t") });
+        assert.deepStrictEqual(configureVariables(inputs), { "pulumi-nodejs:config:p:url": "u", "pulumi-nodejs:config:p:token": "t" });
     });
 
     it("reads the project and namespaces config: Pulumi.yaml defaults, Pulumi.<stack>.yaml, then the command line", () => {

@@ -13,18 +13,22 @@ describe("engine: failures", function () {
     const failed = (run: ItemsRun) => assert.strictEqual(run.result.exitCode, 1, `${run.result.stdout}\n${run.result.stderr}`);
     const succeeded = (run: ItemsRun) => assert.strictEqual(run.result.exitCode, 0, `${run.result.stdout}\n${run.result.stderr}`);
 
-    it("check failures fail preview and up with the property and the reason, and create nothing", async () => {
+    it("check failures fail preview and up with the property and the reason, and create nothing: up stops after its preview", async () => {
         for (const command of ["preview", "up"] as const) {
             const run = await program.run(command, [{ name: "bad", size: -1 }]);
             failed(run);
             assert.deepStrictEqual(run.calls, ["configure", "check bad"]);
+            assert.deepStrictEqual(
+                run.result.passes.map((pass) => pass.pass),
+                ["preview"],
+            );
             assert.ok(
                 run.result.stderr.includes(
                     "error: pulumi-nodejs:dynamic/fixture:Item bad: property size (value -1) has a problem: must be a non-negative number",
                 ),
                 run.result.stderr,
             );
-            assert.ok(run.result.stderr.includes(`error: ${command} failed`), run.result.stderr);
+            assert.ok(run.result.stderr.includes("error: preview failed"), run.result.stderr);
             assert.strictEqual(run.result.state.resources[program.urn("bad")], undefined);
         }
         assert.strictEqual(program.store.items.size, 0);
@@ -32,7 +36,7 @@ describe("engine: failures", function () {
 
     it("a partial failure keeps the resource in state with its init errors and __provider, and fails the run", async () => {
         program.store.failInitialization.add("p");
-        const run = await program.run("up", [{ name: "p", size: 1 }]);
+        const run = await program.run("up", [{ name: "p", size: 1 }], { skipPreview: true });
         failed(run);
         assert.deepStrictEqual(run.calls, ["configure", "check p", "create p"]);
         const kept = run.result.state.resources[program.urn("p")];
@@ -47,10 +51,17 @@ describe("engine: failures", function () {
         assert.ok(run.result.stderr.includes("p did not become ready"), run.result.stderr);
     });
 
-    it("the next up updates the resource with init errors although its diff reports no change", async () => {
+    it("the next up updates the resource with init errors although its diff reports no change (its preview shows the update)", async () => {
         const run = await program.run("up", [{ name: "p", size: 1 }]);
         succeeded(run);
-        assert.deepStrictEqual(run.calls, ["configure", "check p", "diff p", "update p"]);
+        assert.deepStrictEqual(run.hostCalls, [
+            ["configure", "check p", "diff p"],
+            ["configure", "check p", "diff p", "update p"],
+        ]);
+        assert.deepStrictEqual(
+            run.result.passes.map((pass) => pass.steps.filter((step) => step.name === "p").map((step) => step.op)),
+            [["update"], ["update"]],
+        );
         assert.deepStrictEqual(
             run.result.steps.filter((step) => step.name === "p").map((step) => step.op),
             ["update"],
@@ -83,7 +94,7 @@ describe("engine: failures", function () {
             { name: "slow", size: 1, dependsOn: ["fast"] },
         ];
         const controller = new AbortController();
-        const killed = program.run("up", items, controller.signal);
+        const killed = program.run("up", items, { signal: controller.signal, skipPreview: true });
         try {
             for (let i = 0; i < 600 && !program.store.ops().includes("create slow"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
             assert.ok(program.store.ops().includes("create slow"), "the create never started");
@@ -99,10 +110,14 @@ describe("engine: failures", function () {
     });
 
     it("the next run warns about the interrupted create and creates the resource again, as the engine does", async () => {
-        const run = await program.run("up", [
-            { name: "fast", size: 1 },
-            { name: "slow", size: 1, dependsOn: ["fast"] },
-        ]);
+        const run = await program.run(
+            "up",
+            [
+                { name: "fast", size: 1 },
+                { name: "slow", size: 1, dependsOn: ["fast"] },
+            ],
+            { skipPreview: true },
+        );
         succeeded(run);
         assert.ok(run.result.stderr.includes("warning: pulumi-nodejs:dynamic/fixture:Item slow was interrupted while creating"), run.result.stderr);
         assert.deepStrictEqual(run.calls, ["configure", "check fast", "diff fast", "check slow", "create slow"]);

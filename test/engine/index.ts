@@ -1,8 +1,10 @@
 // Test equipment: runs Pulumi programs through the real dynamic-provider host, without the Pulumi CLI.
-export { runPulumi, cliArguments } from "./runPulumi";
+export { runPulumi } from "./runPulumi";
 export type { RunPulumiOptions, RunPulumiResult } from "./runPulumi";
-export { COMMANDS, runOperation } from "./operation";
-export type { Command, OperationOptions, OperationResult } from "./operation";
+export { COMMANDS, runPass } from "./operation";
+export type { Command, OperationOptions, PassResult, ProgramRun } from "./operation";
+export { cliArguments, parseArguments, runCommand, USAGE } from "./cli";
+export type { CliArguments, OperationResult } from "./cli";
 export { DynamicHost, HostCallError } from "./dynamicHost";
 export type { CheckFailure, CheckResult, DiffResult, DynamicHostOptions, HostStream, InitFailure, ReadResult } from "./dynamicHost";
 export type { Diagnostic, StepOp, StepRecord } from "./display";
@@ -10,4 +12,3 @@ export { StateFile, defaultStateFile, emptyState } from "./stateFile";
 export type { PendingDelete, PendingOperation, ResourceState, StackState } from "./stateFile";
 export { SECRET_SIG, SECRET_SIG_KEY, UNKNOWN, isSecret, makeSecret, unwrapSecrets, unwrapSecretsInMap } from "./propertyValues";
 export type { PropertyMap, PropertyValue } from "./propertyValues";
-export { parseArguments, USAGE } from "./cli";

@@ -58,10 +58,17 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
         assert.ok(run.result.lines.includes("    token: [secret]"), run.result.stdout);
     });
 
-    it("up creates each resource once its inputs are known, and records ids, outputs, dependencies and secrets", async () => {
+    it("up previews first in a host of its own, then creates each resource once its inputs are known, and records ids, outputs, dependencies and secrets", async () => {
         const run = await program.run("up", [a, b, c]);
         succeeded(run);
-        assert.deepStrictEqual(run.calls, ["configure", "check a", "create a", "check b", "create b", "check c", "create c"]);
+        assert.deepStrictEqual(run.hostCalls, [
+            ["configure", "check a", "check b", "check c"],
+            ["configure", "check a", "create a", "check b", "create b", "check c", "create c"],
+        ]);
+        assert.deepStrictEqual(
+            run.result.passes.map((pass) => pass.pass),
+            ["preview", "up"],
+        );
         assert.deepStrictEqual(itemSteps(run), ["create a", "create b", "create c"]);
         assert.deepStrictEqual(steps(run).sort(), ["create a", "create b", "create c", `create ${PROJECT}-${STACK}`, "create g"].sort());
         const itemA = resource(run, program.urn("a"));
@@ -96,7 +103,10 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
     it("changing an input updates that resource in place", async () => {
         const run = await program.run("up", [{ ...a, size: 5 }, b, c]);
         succeeded(run);
-        assert.deepStrictEqual(run.calls, ["configure", "check a", "diff a", "update a", "check b", "diff b", "check c", "diff c"]);
+        assert.deepStrictEqual(run.hostCalls, [
+            ["configure", "check a", "diff a", "check b", "diff b", "check c", "diff c"],
+            ["configure", "check a", "diff a", "update a", "check b", "diff b", "check c", "diff c"],
+        ]);
         assert.deepStrictEqual(itemSteps(run), ["update a", "same b", "same c"]);
         assert.strictEqual(resource(run, program.urn("a")).outputs.size, 5);
     });
@@ -114,7 +124,7 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
 
     it("a replace-triggering change creates the replacement, updates dependents, and deletes the original last", async () => {
         const oldId = [...program.store.items.values()].find((item) => item.name === "a")!.id;
-        const run = await program.run("up", [{ ...a, size: 5, kind: "special" }, b, c]);
+        const run = await program.run("up", [{ ...a, size: 5, kind: "special" }, b, c], { skipPreview: true });
         succeeded(run);
         assert.deepStrictEqual(run.calls, [
             "configure",
@@ -142,11 +152,15 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
     });
 
     it("deleteBeforeReplace (from the diff, or the resource option) deletes the original before creating", async () => {
-        const run = await program.run("up", [
-            { ...a, size: 5, kind: "special" },
-            { ...b, kind: "special", deleteBeforeReplace: true },
-            { ...c, kind: "special", deleteBeforeReplaceOption: true },
-        ]);
+        const run = await program.run(
+            "up",
+            [
+                { ...a, size: 5, kind: "special" },
+                { ...b, kind: "special", deleteBeforeReplace: true },
+                { ...c, kind: "special", deleteBeforeReplaceOption: true },
+            ],
+            { skipPreview: true },
+        );
         succeeded(run);
         assert.deepStrictEqual(run.calls, [
             "configure",
@@ -173,13 +187,17 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
             { ...b, kind: "special", deleteBeforeReplace: true },
         ]);
         succeeded(run);
-        assert.deepStrictEqual(run.calls, ["configure", "check a", "diff a", "check b", "diff b", "delete c"]);
+        // Preview shows the deletion without asking the provider.
+        assert.deepStrictEqual(run.hostCalls, [
+            ["configure", "check a", "diff a", "check b", "diff b"],
+            ["configure", "check a", "diff a", "check b", "diff b", "delete c"],
+        ]);
         assert.deepStrictEqual(steps(run).slice(-2), ["delete c", "delete g"]);
         assert.strictEqual(run.result.state.resources[program.urn("c", "g")], undefined);
         assert.strictEqual(run.result.state.resources[GROUP_URN], undefined);
     });
 
-    it("refresh reads each resource: drift becomes outputs and inputs, a vanished resource leaves the state", async () => {
+    it("refresh reads and diffs each resource: drift becomes outputs and inputs, a vanished resource leaves the state", async () => {
         const items = [...program.store.items.values()];
         const liveA = items.find((item) => item.name === "a")!;
         const liveB = items.find((item) => item.name === "b")!;
@@ -187,7 +205,11 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
         program.store.items.delete(liveB.id);
         const run = await program.run("refresh");
         succeeded(run);
-        assert.deepStrictEqual(run.calls, ["configure", "read a", `read ${liveB.id}`]);
+        // A preview pass, then the refresh; each diff compares the old inputs with what was read.
+        const pass = ["configure", "read a", "diff a", `read ${liveB.id}`];
+        assert.deepStrictEqual(run.hostCalls, [pass, pass]);
+        assert.deepStrictEqual(entry(run, "diff", "a").body?.news, { name: "a", size: 5, kind: "special" });
+        assert.deepStrictEqual(entry(run, "diff", "a").body?.olds, { name: "a", size: 42, kind: "special", remoteId: liveA.id });
         assert.deepStrictEqual(steps(run), [`same ${PROJECT}-${STACK}`, "update a", "delete b"]);
         const itemA = resource(run, program.urn("a"));
         assert.strictEqual(itemA.outputs.size, 42);
@@ -197,19 +219,30 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
     });
 
     it("the next up diffs against the refreshed state: it reverts the drift and recreates what vanished", async () => {
-        const run = await program.run("up", [
-            { ...a, size: 5, kind: "special" },
-            { ...b, kind: "special", deleteBeforeReplace: true },
-        ]);
+        const run = await program.run(
+            "up",
+            [
+                { ...a, size: 5, kind: "special" },
+                { ...b, kind: "special", deleteBeforeReplace: true },
+            ],
+            { skipPreview: true },
+        );
         succeeded(run);
         assert.deepStrictEqual(run.calls, ["configure", "check a", "diff a", "update a", "check b", "create b"]);
         assert.deepStrictEqual(entry(run, "check", "a").body?.olds, { name: "a", size: 42, kind: "special" });
     });
 
-    it("destroy deletes everything in reverse dependency order", async () => {
+    it("destroy deletes everything in reverse dependency order (its preview asks no provider anything)", async () => {
         const run = await program.run("destroy");
         succeeded(run);
-        assert.deepStrictEqual(run.calls, ["configure", "delete b", "delete a"]);
+        assert.deepStrictEqual(run.hostCalls, [["configure", "delete b", "delete a"]]);
+        assert.deepStrictEqual(
+            run.result.passes.map((pass) => pass.steps.map((step) => `${step.op} ${step.name}`)),
+            [
+                ["delete b", "delete a", `delete ${PROJECT}-${STACK}`],
+                ["delete b", "delete a", `delete ${PROJECT}-${STACK}`],
+            ],
+        );
         assert.deepStrictEqual(steps(run), ["delete b", "delete a", `delete ${PROJECT}-${STACK}`]);
         assert.deepStrictEqual(run.result.state, { resources: {}, pendingDeletes: [], pendingOperations: [] });
         assert.strictEqual(program.store.items.size, 0);

@@ -47,7 +47,7 @@ describe("engine: a program mixing components, Kubernetes and dynamic resources"
 
     it("up: the ConfigMap echoes its inputs with a fake id, and only the item reaches the host", async () => {
         const { result, calls } = await run("up", "fast");
-        assert.deepStrictEqual(calls, ["configure", "check bundle-item", "create bundle-item"]);
+        assert.deepStrictEqual(calls, ["configure", "check bundle-item", "configure", "check bundle-item", "create bundle-item"]);
         const configMap = result.state.resources[CONFIG_MAP];
         assert.ok(configMap?.custom);
         assert.strictEqual(configMap.id, "bundle-settings-id");

@@ -1,5 +1,7 @@
-// One operation (preview, up, refresh or destroy) on one stack, in this process. Run each operation in a process
-// of its own (cli.ts; runPulumi spawns it): the program's modules and the Pulumi runtime state must not leak.
+// One pass of an operation (the preview of an update, an update, a refresh or a destroy, each also as a preview) on
+// one stack, in this process. A pass that runs the program needs a process of its own (cli.ts; runPulumi spawns
+// it): the program's modules and the Pulumi runtime state must not leak. Which passes a command makes is cli.ts's
+// business (`up` previews first, as the CLI does).
 import * as path from "path";
 import { Deployment, DeploymentHalted } from "./deployment";
 import { destroy } from "./destroy";
@@ -8,11 +10,11 @@ import { LiveState } from "./liveState";
 import { runProgram } from "./programRunner";
 import { loadProject, loadStackConfig } from "./project";
 import { PropertyMap } from "./propertyValues";
-import { ProviderHost } from "./providerHost";
+import { ProviderHost, providerInputsFor } from "./providerHost";
 import { refresh } from "./refresh";
 import { defaultStateFile, StateFile } from "./stateFile";
 import { StepError } from "./stepError";
-import { STACK_TYPE, urnName } from "./urns";
+import { defaultProviderUrn, STACK_TYPE, urnName } from "./urns";
 
 export type Command = "preview" | "up" | "refresh" | "destroy";
 
@@ -27,6 +29,15 @@ export interface ProgramRun {
     secrets?: Record<string, string>;
     /** Defaults to <programDir>/.pulumi-state/<stack>.json. */
     stateFile?: string;
+    /** `--skip-preview`: up, refresh and destroy without the preview pass the CLI makes first. */
+    skipPreview?: boolean;
+}
+
+/** One pass: `preview` is `pulumi preview` or the preview an up, a refresh or a destroy makes first. */
+export interface PassOptions {
+    command: Command;
+    /** A refresh or a destroy that changes nothing (`--preview-only`); `preview` always is. */
+    dryRun: boolean;
 }
 
 export interface OperationOptions extends ProgramRun {
@@ -36,7 +47,9 @@ export interface OperationOptions extends ProgramRun {
     writeErr: (line: string) => void;
 }
 
-export interface OperationResult {
+export interface PassResult {
+    /** `preview` for a preview pass (of any command), else the command. */
+    pass: "preview" | "up" | "refresh" | "destroy";
     ok: boolean;
     steps: StepRecord[];
     diagnostics: Diagnostic[];
@@ -45,17 +58,17 @@ export interface OperationResult {
     outputs: PropertyMap;
 }
 
-const TITLES: Record<Command, string> = {
-    preview: "Previewing update",
-    up: "Updating",
-    refresh: "Refreshing",
-    destroy: "Destroying",
+const TITLES: Record<Command, [preview: string, apply: string]> = {
+    preview: ["Previewing update", "Previewing update"],
+    up: ["Previewing update", "Updating"],
+    refresh: ["Previewing refresh", "Refreshing"],
+    destroy: ["Previewing destroy", "Destroying"],
 };
 
-export async function runOperation(options: OperationOptions): Promise<OperationResult> {
+export async function runPass(options: OperationOptions & PassOptions): Promise<PassResult> {
     const { command, stack } = options;
-    const preview = command === "preview";
-    const display = new Display(options.writeOut, options.writeErr, preview);
+    const dryRun = options.dryRun || command === "preview";
+    const display = new Display(options.writeOut, options.writeErr, dryRun);
     let outputs: PropertyMap = {};
     let ok = false;
     let host: ProviderHost | undefined;
@@ -65,12 +78,18 @@ export async function runOperation(options: OperationOptions): Promise<Operation
         // Absolute: the program runs with the program directory as its working directory.
         const stateFile = new StateFile(path.resolve(options.stateFile ?? defaultStateFile(project.dir, stack)), options.passphrase);
         const state = stateFile.load();
-        // Preview never writes the state.
-        const live = new LiveState(state, preview ? undefined : stateFile);
-        const providerHost = new ProviderHost(project, config, display);
+        // A preview never writes the state.
+        const live = new LiveState(state, dryRun ? undefined : stateFile);
+        const providerUrn = defaultProviderUrn(stack, project.name);
+        // An update configures the provider with this run's config; refresh and destroy with what the last up
+        // recorded (a state without it, written before providers were recorded: this run's config, as the engine does).
+        const currentInputs = providerInputsFor(config);
+        const providerInputs = command === "preview" || command === "up" ? currentInputs : (live.get(providerUrn)?.inputs ?? currentInputs);
+        const providerHost = new ProviderHost(project, providerInputs, display);
         host = providerHost;
-        providerHost.prestart();
-        display.header(`${TITLES[command]} (${stack}):`);
+        // A destroy's preview asks no provider anything.
+        if (!(command === "destroy" && dryRun)) providerHost.prestart();
+        display.header(`${TITLES[command][dryRun ? 0 : 1]} (${stack}):`);
         // As the engine: operations cut short by an interrupted run are reported, then dropped from the state.
         for (const { urn, type, operation } of live.takeInterruptedOperations()) {
             display.warning(
@@ -81,8 +100,8 @@ export async function runOperation(options: OperationOptions): Promise<Operation
         switch (command) {
             case "preview":
             case "up": {
-                const deployment = new Deployment(preview, live, providerHost, display);
-                const program = await runProgram({ project, stack, config, preview, handler: deployment });
+                const deployment = new Deployment(dryRun, live, providerHost, display, { urn: providerUrn, inputs: currentInputs });
+                const program = await runProgram({ project, stack, config, preview: dryRun, handler: deployment });
                 // Once a step has failed, the program's own errors are consequences of it.
                 if (!deployment.failed) {
                     // One error often rejects several of the runtime's promises: show each once.
@@ -99,7 +118,7 @@ export async function runOperation(options: OperationOptions): Promise<Operation
                 ok = true;
                 break;
             case "destroy":
-                await destroy(live, () => providerHost.get(), display);
+                await destroy(live, () => providerHost.get(), display, dryRun);
                 ok = true;
                 break;
         }
@@ -112,8 +131,8 @@ export async function runOperation(options: OperationOptions): Promise<Operation
     }
     display.summary();
     display.outputs(outputs);
-    if (!ok) options.writeErr(`error: ${command} failed`);
-    return { ok, steps: display.steps, diagnostics: display.diagnostics, errors: display.errors, outputs };
+    if (!ok) options.writeErr(`error: ${dryRun && command !== "preview" ? `${command} preview` : command} failed`);
+    return { pass: dryRun ? "preview" : command, ok, steps: display.steps, diagnostics: display.diagnostics, errors: display.errors, outputs };
 }
 
 /** The program's own errors come with their stack, as the language host shows them. */

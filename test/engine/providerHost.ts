@@ -1,10 +1,15 @@
 // The stack's one dynamic-provider host process, configured when a run first needs it, as the engine loads the
 // default `pulumi-nodejs` provider. The process itself can be spawned ahead (prestart) so its start-up overlaps
 // the program's loading; nothing reaches it before Configure.
+//
+// What it is configured with is the default provider's inputs: in preview and up, the stack config of this run; in
+// refresh and destroy, the inputs the state recorded for the provider at the last up (the engine loads providers of
+// a refresh or a destroy from the snapshot: pkg/resource/deploy/providers/registry.go, Same).
 import { DynamicHost } from "./dynamicHost";
 import { Display } from "./display";
 import { Project, StackConfig } from "./project";
-import { makeSecret, PropertyMap } from "./propertyValues";
+import { isSecret, makeSecret, PropertyMap, unwrapSecrets } from "./propertyValues";
+import { DYNAMIC_PACKAGE } from "./urns";
 
 export class ProviderHost {
     private spawned?: Promise<DynamicHost>;
@@ -12,7 +17,8 @@ export class ProviderHost {
 
     constructor(
         private readonly project: Project,
-        private readonly config: StackConfig,
+        /** The default provider's inputs (see providerInputsFor). */
+        private readonly inputs: PropertyMap,
         private readonly display: Display,
     ) {}
 
@@ -42,8 +48,7 @@ export class ProviderHost {
     private async start(): Promise<DynamicHost> {
         const host = await this.spawn();
         try {
-            const { args, variables } = configureRequestFor(this.config);
-            await host.configure(args, variables);
+            await host.configure(this.inputs, configureVariables(this.inputs));
         } catch (error) {
             await host.stop();
             throw error;
@@ -53,15 +58,24 @@ export class ProviderHost {
 }
 
 /**
- * What the engine sends to Configure for the `pulumi-nodejs` provider: the whole stack config, secrets wrapped
- * in `args`; the legacy `variables` map (`<package>:config:<key>`) holds plain text.
+ * The default provider's inputs for the dynamic resources: the whole stack config, keys kept namespaced, secrets
+ * marked (GetPackageConfig in pkg/resource/deploy/target.go passes everything to a dynamic provider).
  */
-export function configureRequestFor(config: StackConfig): { args: PropertyMap; variables: Record<string, string> } {
-    const args: PropertyMap = {};
+export function providerInputsFor(config: StackConfig): PropertyMap {
+    const inputs: PropertyMap = {};
+    for (const [key, { value, secret }] of Object.entries(config)) inputs[key] = secret ? makeSecret(value) : value;
+    return inputs;
+}
+
+/**
+ * The legacy `variables` map of ConfigureRequest, `<package>:config:<key>` in plain text, values that are not text as
+ * JSON (Configure in sdk/go/common/resource/plugin/provider_plugin.go).
+ */
+export function configureVariables(inputs: PropertyMap): Record<string, string> {
     const variables: Record<string, string> = {};
-    for (const [key, { value, secret }] of Object.entries(config)) {
-        args[key] = secret ? makeSecret(value) : value;
-        variables[`pulumi-nodejs:config:${key}`] = value;
+    for (const [key, value] of Object.entries(inputs)) {
+        const plain = isSecret(value) ? unwrapSecrets(value) : value;
+        variables[`${DYNAMIC_PACKAGE}:config:${key}`] = typeof plain === "string" ? plain : JSON.stringify(plain);
     }
-    return { args, variables };
+    return variables;
 }

@@ -1,12 +1,11 @@
-// The library entry for tests, benchmarks and the demo: runs one operation in a child process (cli.ts under
-// ts-node) so module and runtime state never leak between runs, and collects what it printed and produced.
-import { spawn } from "child_process";
+// The library entry for tests, benchmarks and the demo: runs one command in a child process (cli.ts under ts-node)
+// so module and runtime state never leak between runs, and collects what it printed and produced.
 import * as fs from "fs";
 import * as path from "path";
-import * as readline from "readline";
-import type { CliResultMessage } from "./cli";
+import { cliArguments } from "./cli";
 import { Diagnostic, StepRecord } from "./display";
-import { OperationResult, ProgramRun } from "./operation";
+import { runEngineProcess } from "./engineProcess";
+import { PassResult, ProgramRun } from "./operation";
 import { PropertyMap } from "./propertyValues";
 import { loadProject } from "./project";
 import { defaultStateFile, emptyState, StackState, StateFile } from "./stateFile";
@@ -29,11 +28,15 @@ export interface RunPulumiResult {
     stderr: string;
     /** stdout, line by line. */
     lines: string[];
+    /** The passes the command made, in order: the preview pass first unless skipped (or the command is preview). */
+    passes: PassResult[];
+    /** The steps of the last pass that ran. */
     steps: StepRecord[];
-    /** The provider host's stdout/stderr lines. */
+    /** The provider hosts' stdout/stderr lines, every pass in order. */
     diagnostics: Diagnostic[];
+    /** The errors of every pass. */
     errors: string[];
-    /** Stack outputs in engine form: secrets wrapped (see unwrapSecrets), unknowns as UNKNOWN. */
+    /** Stack outputs of the last pass, in engine form: secrets wrapped (see unwrapSecrets), unknowns as UNKNOWN. */
     outputs: PropertyMap;
     /** The state file after the run, secrets decrypted (still wrapped). */
     state: StackState;
@@ -46,50 +49,28 @@ const COMPILED_CLI = path.join(COMPILED_ENGINE, "test", "engine", "cli.js");
 const REPOSITORY_ROOT = path.resolve(__dirname, "..", "..");
 const DEFAULT_TIMEOUT_MS = 120_000;
 
-export function cliArguments(options: Pick<RunPulumiOptions, "command" | "programDir" | "stack" | "config" | "secrets" | "stateFile">): string[] {
-    const args = [options.command, options.programDir, "--stack", options.stack];
-    for (const [key, value] of Object.entries(options.config ?? {})) args.push("--config", `${key}=${value}`);
-    for (const [key, value] of Object.entries(options.secrets ?? {})) args.push("--secret", `${key}=${value}`);
-    if (options.stateFile) args.push("--state", options.stateFile);
-    return args;
-}
-
 export async function runPulumi(options: RunPulumiOptions): Promise<RunPulumiResult> {
     const programDir = path.resolve(options.programDir);
     const stateFile = options.stateFile ? path.resolve(options.stateFile) : defaultStateFile(loadProject(programDir).dir, options.stack);
     const env = { ...process.env, ...options.env };
-    // ts-node stays registered for the program's own TypeScript; the engine itself runs compiled when it can.
-    const child = spawn(
-        process.execPath,
-        ["-r", require.resolve("ts-node/register/transpile-only"), engineEntry(), ...cliArguments({ ...options, programDir, stateFile })],
-        { cwd: REPOSITORY_ROOT, env, stdio: ["ignore", "pipe", "pipe", "ipc"] },
-    );
     const out: string[] = [];
     const err: string[] = [];
-    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
-        out.push(line);
-        options.onLine?.("stdout", line);
+    // ts-node stays registered for the program's own TypeScript; the engine itself runs compiled when it can.
+    const { exitCode, result } = await runEngineProcess({
+        entry: ["-r", require.resolve("ts-node/register/transpile-only"), engineEntry()],
+        args: cliArguments({ ...options, programDir, stateFile }),
+        cwd: REPOSITORY_ROOT,
+        env,
+        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        onLine: (stream, line) => {
+            (stream === "stdout" ? out : err).push(line);
+            options.onLine?.(stream, line);
+        },
+        signal: options.signal,
     });
-    readline.createInterface({ input: child.stderr! }).on("line", (line) => {
-        err.push(line);
-        options.onLine?.("stderr", line);
-    });
-    let result: OperationResult | undefined;
-    child.on("message", (message: CliResultMessage) => {
-        if (message?.kind === "pulumi-engine-result") result = message.result;
-    });
-    const kill = () => child.kill("SIGKILL");
-    const timer = setTimeout(kill, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    if (options.signal?.aborted) kill();
-    options.signal?.addEventListener("abort", kill);
-    const exitCode = await new Promise<number>((resolve, reject) => {
-        child.once("error", reject);
-        child.once("close", (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
-    }).finally(() => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", kill);
-    });
-    const errors = [...(result?.errors ?? [])];
+    const passes = result?.passes ?? [];
+    const last = passes[passes.length - 1];
+    const errors = passes.flatMap((pass) => pass.errors);
     let state = emptyState();
     try {
         state = new StateFile(stateFile, env.PULUMI_CONFIG_PASSPHRASE).load();
@@ -101,17 +82,13 @@ export async function runPulumi(options: RunPulumiOptions): Promise<RunPulumiRes
         stdout: out.map((line) => `${line}\n`).join(""),
         stderr: err.map((line) => `${line}\n`).join(""),
         lines: out,
-        steps: result?.steps ?? [],
-        diagnostics: result?.diagnostics ?? [],
+        passes,
+        steps: last?.steps ?? [],
+        diagnostics: passes.flatMap((pass) => pass.diagnostics),
         errors,
-        outputs: result?.outputs ?? {},
+        outputs: last?.outputs ?? {},
         state,
     };
-}
-
-function signalNumber(signal: NodeJS.Signals | null): number {
-    const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
-    return (signal && numbers[signal]) || 0;
 }
 
 /**

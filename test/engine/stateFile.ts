@@ -19,6 +19,8 @@ export interface ResourceState {
     initErrors?: string[];
     /** Deleted by a delete-before-replace whose create has not happened yet. */
     pendingReplacement?: boolean;
+    /** The provider of a custom resource, `<provider urn>::<provider id>` (the default provider of its package). */
+    provider?: string;
 }
 
 /** A resource replaced create-before-delete whose old instance still has to be deleted. */

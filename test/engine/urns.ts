@@ -28,3 +28,19 @@ export function urnName(urn: string): string {
 export function urnType(urn: string): string {
     return qualifiedType(urn).split("$").pop() ?? "";
 }
+
+/** The package of every dynamic resource, and so of their default provider. */
+export const DYNAMIC_PACKAGE = "pulumi-nodejs";
+
+/** Provider resources: `pulumi:providers:<package>`. */
+export function isProviderType(type: string): boolean {
+    return type.startsWith("pulumi:providers:");
+}
+
+/**
+ * The default provider of the dynamic resources, as the engine names it (pkg/resource/deploy/default_providers.go):
+ * `pulumi:providers:pulumi-nodejs::default`, a child of no resource.
+ */
+export function defaultProviderUrn(stack: string, project: string): string {
+    return engineUrn(stack, project, "", `pulumi:providers:${DYNAMIC_PACKAGE}`, "default");
+}

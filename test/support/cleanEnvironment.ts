@@ -1,7 +1,7 @@
 // The one clean environment of the test runs: loaded by mocha before any suite (.mocharc.json), it removes every
-// variable the package reads (PLATFORM_*, the proxy variables, KUBECONFIG) from this process, so nothing of the
-// machine's environment reaches the code under test, in this process or in the programs and hosts it starts.
-// A test that needs one sets it on the run it starts.
+// variable the package reads (PLATFORM_*, the proxy variables, KUBECONFIG) and the engine's switches from this
+// process, so nothing of the machine's environment reaches the code under test, in this process or in the programs
+// and hosts it starts. A test that needs one sets it on the run it starts.
 
 /** Every environment variable the package reads besides the standard Node ones; test/support/environment.spec.ts keeps it complete. */
 export const PACKAGE_ENVIRONMENT = [
@@ -26,4 +26,7 @@ export const PACKAGE_ENVIRONMENT = [
     "KUBECONFIG",
 ] as const;
 
-for (const name of PACKAGE_ENVIRONMENT) delete process.env[name];
+/** Switches of Pulumi's engine that test/engine honours as the engine does. */
+export const ENGINE_ENVIRONMENT = ["PULUMI_ENABLE_LEGACY_REFRESH_DIFF"] as const;
+
+for (const name of [...PACKAGE_ENVIRONMENT, ...ENGINE_ENVIRONMENT]) delete process.env[name];
