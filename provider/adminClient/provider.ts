@@ -29,11 +29,14 @@ import { secretChanged } from "../clusterScale/outputs";
 import { debugLogFor } from "../shared/debugLog";
 import { type MemberListing, listOrganizationMembers } from "./memberListing";
 import { type TlsInput, checkTls } from "../shared/tlsInput";
+import { PassLog } from "../shared/passes";
 import { containsUnknown } from "../shared/unknowns";
 
 /** Inputs as the engine sends them: the program's values (anything may arrive), plus what check adds. */
 export interface AdminClientInputs {
     resourceName?: unknown;
+    /** Whether the program runs a preview; check records it and leaves it out of the checked inputs. */
+    dryRun?: unknown;
     clientId?: unknown;
     clientSecret?: unknown;
     oauthUrl?: unknown;
@@ -59,6 +62,8 @@ const SETTING_NAMES: (keyof AdminSettings)[] = ["clientId", "oauthUrl", "audienc
 
 export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<AdminClientInputs, Outputs> {
     private stackConfig: StackCredentialConfig = {};
+    /** The resources this host checked, and in which pass (the update after a preview says nothing new). */
+    private readonly passes = new PassLog();
 
     async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
         this.stackConfig = readCredentialConfig((name) => request.config.get(`${CONFIG_NAMESPACE}:${name}`));
@@ -72,6 +77,7 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         const tls = checkTls(news.tls, (property, reason) => failures.push({ property, reason }));
         if (failures.length > 0) return { failures };
 
+        this.passes.recordCheck(nameOf(news), news.dryRun === true);
         // The resolved settings, and the secret only if the program gave it (the engine keeps that one secret).
         const inputs: AdminClientInputs = { ...settings };
         if (news.resourceName !== undefined) inputs.resourceName = news.resourceName;
@@ -84,7 +90,7 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         const changed: string[] = SETTING_NAMES.filter((name) => news[name] === UNKNOWN || olds[name] !== news[name]);
         if (secretInputChanged(olds, news)) changed.push("clientSecret");
         if (containsUnknown(news.tls) || secretChanged(olds.tls, news.tls)) changed.push("tls");
-        if (changed.length > 0) log(news, `${changed.join(", ")} changed: the members will be listed again`);
+        if (changed.length > 0 && this.passes.passOf(nameOf(news)) === "preview") log(news, `${changed.join(", ")} changed: the members will be listed again`);
         return { changes: changed.length > 0 };
     }
 

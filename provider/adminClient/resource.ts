@@ -46,6 +46,8 @@ export class AdminClient extends pulumi.dynamic.Resource {
     constructor(name: string, args: AdminClientArgs = {}, opts?: pulumi.CustomResourceOptions) {
         const props = {
             resourceName: name,
+            // Whether the program runs a preview: what changed is said in the preview pass only (not an input kept in state).
+            dryRun: pulumi.runtime.isDryRun(),
             clientId: undefined,
             oauthUrl: undefined,
             audience: undefined,

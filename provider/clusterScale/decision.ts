@@ -17,22 +17,29 @@ export interface DiffFacts {
     force: boolean;
     /** Settings that changed (URLs, auth, timeouts, ...). Alone, an update that sends nothing to the cluster. */
     changedSettings: readonly string[];
+    /**
+     * The state records a change of this resource as in progress (an up timed out): the next up finds out how it ended
+     * and records it, even when the cluster already has the layout.
+     */
+    inFlight?: boolean;
     /** Absent when an input that decides the layout or the route is not known yet (nothing could be asked). */
     cluster?: ClusterView;
 }
 
 export function decideDiff(facts: DiffFacts): DiffDecision {
     const changing = (removesBrokers: boolean): DiffDecision => (facts.force && removesBrokers ? "replace" : "update");
+    // Something to record even when the layout is there: new settings, or how a change left in flight ended.
+    const toRecord = facts.changedSettings.length > 0 || facts.inFlight === true;
     const view = facts.cluster;
     if (view === undefined) return facts.force ? "replace" : "update";
     switch (view.kind) {
         case "planned":
-            if (view.empty) return facts.changedSettings.length > 0 ? "update" : "none";
+            if (view.empty) return toRecord ? "update" : "none";
             return changing(view.removesBrokers);
         case "busy":
             return changing(view.removesBrokers);
         case "unreachable":
-            return view.differs || facts.changedSettings.length > 0 ? changing(view.removesBrokers) : "none";
+            return view.differs || toRecord ? changing(view.removesBrokers) : "none";
     }
 }
 

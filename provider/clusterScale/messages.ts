@@ -134,9 +134,15 @@ export function pendingText(changeId: number | undefined): string {
     return changeId === undefined ? "another change" : `change ${changeId}`;
 }
 
-export function say(resourceName: string, text: string): void {
+/** Prints a line that names the resource (provider lines reach the user unattached to any resource). */
+export type Say = (resourceName: string, text: string) => void;
+
+export const say: Say = (resourceName, text) => {
     console.log(`${subject(resourceName)}: ${text}`);
-}
+};
+
+/** Says nothing: the lines only a preview shows, in the update that follows it. */
+export const quiet: Say = () => undefined;
 
 /** One write, so a block is never interleaved with another resource's lines. */
 export function sayLines(lines: string[]): void {

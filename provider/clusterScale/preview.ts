@@ -6,7 +6,7 @@ import { type GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { type Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
 import { LIVENESS_TIMEOUT_MS, availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./liveness";
-import { count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
+import { type Say, count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
 import { type ClusterScaleOutputs } from "./outputs";
 import { underReplicated } from "./replicas";
 import { type LiveSnapshot, type PlanOutcome, intendedReplicationFactor, messageOf, planChange, removedBrokers } from "./request";
@@ -45,7 +45,7 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
                     ...layoutLines(outcome.plan.currentTopology).map((line) => `  ${line}`),
                 ]);
             } else {
-                const refusal = await previewLiveness(name, desired, outcome, gateway);
+                const refusal = await previewLiveness(say, name, desired, outcome, gateway);
                 if (refusal !== undefined) return { property: "force", reason: refusal };
                 sayLines(planLines(name, outcome.plan, "up will apply"));
             }
@@ -60,19 +60,25 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
  * Preview's look at which brokers run, for a plan that changes something: the refusal of a force removal of a
  * running broker; for a change without force, the lines saying which brokers it needs are down or not started.
  */
-export async function previewLiveness(name: string, desired: DesiredLayout, outcome: Planned, gateway: GatewayClient | undefined): Promise<string | undefined> {
+export async function previewLiveness(
+    tell: Say,
+    name: string,
+    desired: DesiredLayout,
+    outcome: Planned,
+    gateway: GatewayClient | undefined,
+): Promise<string | undefined> {
     const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
     if (desired.force) {
         const removed = removedBrokers(desired, outcome.live);
         const refusal = forceRemovalRefusal(removed, liveness);
-        if (refusal === undefined && !liveness.known && removed.length > 0) say(name, uncheckedForceRemoval(removed, liveness.reason));
+        if (refusal === undefined && !liveness.known && removed.length > 0) tell(name, uncheckedForceRemoval(removed, liveness.reason));
         return refusal;
     }
     const state = availability(outcome.live.members, desired.brokers, liveness);
     const refusal = downRefusal(state);
-    if (refusal !== undefined) say(name, `up will refuse this change until every broker it needs runs: ${refusal}`);
+    if (refusal !== undefined) tell(name, `up will refuse this change until every broker it needs runs: ${refusal}`);
     const waiting = notStartedNote(state);
-    if (waiting !== undefined) say(name, waiting);
+    if (waiting !== undefined) tell(name, waiting);
     return undefined;
 }
 

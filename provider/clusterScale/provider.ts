@@ -4,6 +4,11 @@
 // thin: check's rules are in inputs.ts, diff's decision in decision.ts, what preview prints in preview.ts, and
 // create and update in apply.ts.
 //
+// Passes: the engine checks and diffs every resource twice in an `up` (its preview pass first, then the update,
+// each with hosts of its own), and diffs without checking in a refresh. What preview shows (the plan, the notes) is
+// printed in the preview pass only, so an `up` reads: the plan once, then the update's own lines. A refresh's diff
+// sends nothing and refuses nothing: it says where the cluster differs from the program (see passes.ts, drift.ts).
+//
 // Credentials: a given `auth` input is also output as `auth` (a secret in the state; see outputs.ts),
 // because refresh and destroy receive only the old outputs. A changed `auth` is an update, so the outputs always
 // keep the credentials the program gives now.
@@ -29,11 +34,13 @@ import {
     withCredentials,
 } from "./outputs";
 import { type ClusterView, decideDiff, diffResult } from "./decision";
+import { driftLine, driftOf } from "./drift";
+import { PassLog } from "../shared/passes";
 import { type KubernetesRouteInput, describeRoute } from "../shared/kubernetesRouteInput";
 import { recordedIntent } from "./replicas";
 import { type LiveSnapshot, messageOf, planChange, removedBrokers, snapshotOf } from "./request";
 import { applyLayout } from "./apply";
-import { interruptedNote, pendingText, planLines, say, sayLines, subject } from "./messages";
+import { type Say, interruptedNote, pendingText, planLines, quiet, say, sayLines, subject } from "./messages";
 import { leftTheirLayout } from "./ownership";
 import { PREVIEW_TIMEOUT_MS, differsFromRecorded, previewLiveness, previewNew, previewRequiresCluster, requiredClusterReason, shortfallLine } from "./preview";
 
@@ -42,6 +49,8 @@ type Raw = Record<string, unknown>;
 export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw, ClusterScaleOutputs> {
     /** Stack config values read in configure (the whole stack config reaches dynamic providers). */
     private configured: Record<string, string | undefined> = {};
+    /** The resources this host checked, and in which pass. */
+    private readonly passes = new PassLog();
 
     async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
         this.configured = {
@@ -63,8 +72,12 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 return { failures: [{ property: "managementUrl", reason }] };
             }
         }
+        // The program says whether it runs a preview (the dryRun the resource passes); the checked inputs leave it out.
+        const dryRun = news.dryRun === true;
+        this.passes.recordCheck(passKey(inputs), dryRun);
         // Preview calls nothing but check for a resource not in state: show the plan here, as diff does for the others.
-        if (isEmpty(olds)) {
+        // The update that follows a preview plans again when it creates the resource.
+        if (isEmpty(olds) && dryRun) {
             if (checked.hasUnknowns) {
                 say(inputs.resourceName, "some inputs are not known yet; the plan will be known at apply");
             } else {
@@ -79,8 +92,13 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const inputs = checkedInputs(news);
         const name = inputs.resourceName;
         const brokerField = inputs.brokerCount !== undefined ? "brokerCount" : "brokers";
+        const pass = this.passes.passOf(passKey(inputs));
+        if (pass === "refresh") return refreshDiff(inputs, olds);
+        // The update after a preview decides again, silently: the preview showed the plan, the update shows its own lines.
+        const preview = pass === "preview";
+        const tell: Say = preview ? say : quiet;
         if (requestUnknown(inputs)) {
-            say(name, "some inputs are not known yet; the plan will be known at apply");
+            tell(name, "some inputs are not known yet; the plan will be known at apply");
             return diffResult(decideDiff({ force: inputs.force === true, changedSettings: [] }), brokerField);
         }
         const settings = settingsOf(inputs);
@@ -90,22 +108,23 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         if (secretChanged(olds.kubernetes, inputs.kubernetes)) changed.push("kubernetes");
         const desired = desiredLayout(inputs, recordedIntent(olds));
         const recorded = recordedSnapshot(olds);
+        const inFlight = olds.lastChange?.status === "IN_PROGRESS";
         const { cluster, gateway } = await this.clients(inputs, PREVIEW_TIMEOUT_MS);
         const outcome = await planChange(cluster, desired, recorded, { retry: false });
         const removes = (live: LiveSnapshot | undefined): boolean => live !== undefined && removedBrokers(desired, live).length > 0;
-        const decided = (cluster: ClusterView) => decideDiff({ force: desired.force, changedSettings: changed, cluster });
+        const decided = (cluster: ClusterView) => decideDiff({ force: desired.force, changedSettings: changed, inFlight, cluster });
 
         switch (outcome.kind) {
             case "rejected":
                 throw new Error(`${subject(name)}: ${outcome.property}: ${outcome.reason}`);
             case "busy":
-                say(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then apply this layout`);
+                tell(name, `${pendingText(outcome.pendingChangeId)} is in progress; up will wait for it, then apply this layout`);
                 return diffResult(decided({ kind: "busy", removesBrokers: removes(recorded) }), brokerField);
             case "unreachable": {
                 if (previewRequiresCluster()) throw new Error(`${subject(name)}: ${requiredClusterReason(outcome.reason)}`);
                 const differs = recorded === undefined || differsFromRecorded(desired, olds, recorded);
                 const decision = decided({ kind: "unreachable", differs, removesBrokers: removes(recorded) });
-                say(
+                tell(
                     name,
                     `cannot reach the management API (${outcome.reason}); compared with the recorded layout: ${decision === "none" ? "no change" : "changes"}`,
                 );
@@ -115,24 +134,27 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 const shortfall = shortfallLine(desired, outcome);
                 const decision = decided({ kind: "planned", empty: outcome.empty, removesBrokers: removes(outcome.live) });
                 if (outcome.empty) {
-                    if (shortfall !== undefined) say(name, shortfall);
-                    if (decision !== "none") {
-                        say(name, `settings changed (${changed.join(", ")}); the cluster already has this layout, nothing will be sent to it`);
+                    if (shortfall !== undefined) tell(name, shortfall);
+                    if (changed.length > 0) {
+                        tell(name, `settings changed (${changed.join(", ")}); the cluster already has this layout, nothing will be sent to it`);
+                    } else if (inFlight) {
+                        tell(name, `change ${olds.changeId} is recorded as in progress (an earlier up timed out); up will record how it ended`);
                     }
                     return diffResult(decision, brokerField);
                 }
-                const refusal = await previewLiveness(name, desired, outcome, gateway);
+                // The update refuses (or notes) the same itself, right before it sends.
+                const refusal = preview ? await previewLiveness(tell, name, desired, outcome, gateway) : undefined;
                 if (refusal !== undefined) throw new Error(`${subject(name)}: force: ${refusal}`);
                 if (decision === "replace") {
                     // The engine checks the replacement as a new resource right after this, and that check prints the plan.
-                    say(
+                    tell(
                         name,
                         `force removal of broker(s) ${removedBrokers(desired, outcome.live).join(", ")} replaces this resource (force is never an in-place update)`,
                     );
-                } else {
+                } else if (preview) {
                     sayLines(planLines(name, outcome.plan, "up will apply"));
                 }
-                if (shortfall !== undefined) say(name, shortfall);
+                if (shortfall !== undefined) tell(name, shortfall);
                 return diffResult(decision, brokerField);
             }
         }
@@ -217,6 +239,21 @@ export const provider = clusterScaleProvider;
 /** diff, create and update get back exactly what check returned (plus __provider): the checked inputs. */
 function checkedInputs(news: Raw): ClusterScaleInputs {
     return news as unknown as ClusterScaleInputs;
+}
+
+/** How the pass log knows a resource: its name and its cluster. */
+function passKey(inputs: ClusterScaleInputs): string {
+    return `${inputs.resourceName} ${clusterIdOf(inputs)}`;
+}
+
+/**
+ * A refresh's diff: the program's old inputs against the cluster as the read found it. Nothing is asked, nothing
+ * refused (refresh never fails because the cluster differs from the program); the differences are shown.
+ */
+function refreshDiff(program: ClusterScaleInputs, live: ClusterScaleOutputs): pulumi.dynamic.DiffResult {
+    const drift = driftOf(program, live);
+    if (drift.length > 0) say(program.resourceName, driftLine(drift));
+    return { changes: drift.length > 0 };
 }
 
 function isEmpty(olds: Raw): boolean {

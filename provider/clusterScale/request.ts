@@ -67,7 +67,8 @@ export async function planChange(cluster: ClusterClient, desired: DesiredLayout,
         try {
             ({ request, plan, patchSupported: patch } = await cluster.planLayout(layout, live, { ...options, patch }));
         } catch (error) {
-            return classifyFailure(error);
+            const outcome = classifyFailure(error);
+            return desired.force && outcome.kind === "rejected" && outcome.property === "brokers" ? forceRefusal(cluster, desired, outcome, options) : outcome;
         }
         const answered = snapshotOf(plan.currentTopology);
         const refusal = refuse(desired, answered, !patch);
@@ -83,6 +84,26 @@ export async function planChange(cluster: ClusterClient, desired: DesiredLayout,
         }
         live = answered;
     }
+}
+
+/**
+ * A force removal the server refused: when it names brokers that are not members (the server keeps only members), the
+ * program asked to add them, which a force removal cannot do. One read of the cluster tells which.
+ */
+async function forceRefusal(cluster: ClusterClient, desired: DesiredLayout, refused: PlanOutcome, options: CallOptions): Promise<PlanOutcome> {
+    let members: number[];
+    try {
+        members = snapshotOf((await cluster.getCluster({ ...options, retry: false })).brokers).members;
+    } catch {
+        return refused;
+    }
+    const added = desired.brokers.filter((id) => !members.includes(id));
+    if (added.length === 0) return refused;
+    return {
+        kind: "rejected",
+        property: "force",
+        reason: `force removal cannot add brokers (${added.join(", ")} ${added.length === 1 ? "is not a member" : "are not members"} of the cluster): add them in a separate update without force`,
+    };
 }
 
 /** What the dry run's (or a GET's, or the recorded topology's) broker list says about the cluster. */

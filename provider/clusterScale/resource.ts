@@ -107,6 +107,8 @@ export class ClusterScale extends pulumi.dynamic.Resource {
     constructor(name: string, args: ClusterScaleArgs, opts?: pulumi.CustomResourceOptions) {
         const props = {
             resourceName: name,
+            // Whether the program runs a preview: the provider prints the plan in the preview pass only (not an input kept in state).
+            dryRun: pulumi.runtime.isDryRun(),
             changeId: undefined,
             topologyVersion: undefined,
             topology: undefined,

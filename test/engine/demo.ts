@@ -81,6 +81,8 @@ async function runThroughEngine(command: Command, config: Record<string, string>
         config,
         env,
         stateFile,
+        // As the CLI path runs it (`pulumi up --yes --skip-preview`): the demo previews right before.
+        skipPreview: command === "up",
         timeoutMs: 600_000,
         onLine: (_stream, line) => print(line.replace(/^\[host:(stdout|stderr)\] /, "    ")),
     });

@@ -12,6 +12,16 @@ const TABLE: { title: string; facts: DiffFacts; decision: DiffDecision }[] = [
         facts: { force: false, changedSettings: ["timeoutSeconds"], cluster: planned(true) },
         decision: "update",
     },
+    {
+        title: "the cluster has the layout, and the state records a change of this resource as in progress (a refresh cleared its init errors)",
+        facts: { force: false, changedSettings: [], inFlight: true, cluster: planned(true) },
+        decision: "update",
+    },
+    {
+        title: "unreachable, the recorded layout is the one asked for, a change in flight",
+        facts: { force: false, changedSettings: [], inFlight: true, cluster: { kind: "unreachable", differs: false, removesBrokers: false } },
+        decision: "update",
+    },
     { title: "the plan changes something", facts: { force: false, changedSettings: [], cluster: planned(false) }, decision: "update" },
     { title: "a removal without force", facts: { force: false, changedSettings: [], cluster: planned(false, true) }, decision: "update" },
     { title: "a force removal", facts: { force: true, changedSettings: [], cluster: planned(false, true) }, decision: "replace" },

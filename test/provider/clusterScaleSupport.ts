@@ -38,6 +38,8 @@ export interface RunOptions {
     /** Extra environment of the run (proxies, PLATFORM_TLS_CA_FILE). */
     env?: Record<string, string>;
     onLine?: (line: string) => void;
+    /** `--skip-preview`: no preview pass before up, refresh or destroy. */
+    skipPreview?: boolean;
 }
 
 export interface ScaleRun {
@@ -105,8 +107,11 @@ export class ClusterScaleFixture {
             tokenCacheDir: path.join(this.directory, "tokens"),
             passphrase: PASSPHRASE,
         };
-        const config = { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(args), ...options.config };
-        const result = await runStack(stack, command, { ...options, config });
+        // The route may hold a kubeconfig: it goes in as secret config, as a user sets it.
+        const { kubernetes, ...scale } = args;
+        const config = { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(scale), ...options.config };
+        const secrets = { ...(kubernetes === undefined ? {} : { kubernetes: JSON.stringify(kubernetes) }), ...options.secrets };
+        const result = await runStack(stack, command, { ...options, config, secrets });
         const requests = this.emulator.control.requests().filter((entry) => entry.interface === "management" || entry.interface === "gateway");
         const hostLines = result.diagnostics.map((diagnostic) => diagnostic.line);
         return { result, requests, hostLines, resource: result.state.resources[URN] };

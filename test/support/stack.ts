@@ -19,6 +19,8 @@ export interface StackRunOptions {
     env?: NodeJS.ProcessEnv;
     onLine?: (line: string) => void;
     signal?: AbortSignal;
+    /** `--skip-preview`: no preview pass before up, refresh or destroy. */
+    skipPreview?: boolean;
 }
 
 /** Runs one operation of the stack's program in a process of its own. */
@@ -33,6 +35,7 @@ export function runStack(stack: TestStack, command: Command, options: StackRunOp
         env: { PLATFORM_TOKEN_CACHE_DIR: stack.tokenCacheDir, PULUMI_CONFIG_PASSPHRASE: stack.passphrase, ...options.env },
         onLine: options.onLine && ((_stream, line) => options.onLine!(line)),
         signal: options.signal,
+        skipPreview: options.skipPreview,
     });
 }
 
