@@ -1,7 +1,8 @@
 // Whether a change the cluster shows is the one this resource started. The id alone is not enough: a rebuilt
 // cluster numbers its changes anew, and another client's change can get the id this resource recorded. So when
 // a change is accepted the resource records a fingerprint: a digest of its plan (compared with the operations of
-// a running change) and of the layout it leads to (compared with the cluster once the change completed).
+// a running change) and of the layout it leads to, with each broker's version (compared with the cluster once the
+// change completed: another change can reach the same layout, but not through the same updates of each broker).
 
 import { createHash } from "crypto";
 import type { ClusterState } from "../../sdk/schemas";
@@ -11,6 +12,8 @@ export interface ChangeFingerprint {
     plan: string;
     /** Digest of the layout the plan leads to (members, their partitions and priorities). */
     layout: string;
+    /** Digest of each member's version when the plan completed (absent in states written before it was recorded). */
+    versions?: string;
 }
 
 interface OperationLike {
@@ -24,6 +27,8 @@ interface OperationLike {
 interface BrokerLike {
     id: number;
     state: string;
+    /** The broker's own counter of configuration updates. */
+    version?: number;
     partitions: readonly { id: number; priority: number }[];
 }
 
@@ -37,7 +42,7 @@ export interface KnownChange {
 }
 
 export function fingerprintOf(operations: readonly OperationLike[], expectedTopology: readonly BrokerLike[]): ChangeFingerprint {
-    return { plan: planDigest(operations), layout: layoutDigest(expectedTopology) };
+    return { plan: planDigest(operations), layout: layoutDigest(expectedTopology), versions: versionsDigest(expectedTopology) };
 }
 
 /** Whether the running change with these operations is `known` (same id checked by the caller). */
@@ -47,9 +52,11 @@ export function runsKnownPlan(known: KnownChange, operations: readonly Operation
     return known.plannedChanges.length === 0 || planDigest(known.plannedChanges) === planDigest(operations);
 }
 
-/** Whether a completed change with `known`'s id left the cluster in `brokers` (the layout it planned). */
+/** Whether a completed change with `known`'s id left the cluster in `brokers` (the layout it planned, each broker at its version). */
 export function leftKnownLayout(known: KnownChange, brokers: readonly BrokerLike[]): boolean {
-    return known.fingerprint === undefined || known.fingerprint.layout === layoutDigest(brokers);
+    const fingerprint = known.fingerprint;
+    if (fingerprint === undefined) return true;
+    return fingerprint.layout === layoutDigest(brokers) && (fingerprint.versions === undefined || fingerprint.versions === versionsDigest(brokers));
 }
 
 function planDigest(operations: readonly OperationLike[]): string {
@@ -70,6 +77,15 @@ function layoutDigest(brokers: readonly BrokerLike[]): string {
                     .join(" ")}`,
         );
     return digest(lines.sort());
+}
+
+function versionsDigest(brokers: readonly BrokerLike[]): string {
+    return digest(
+        brokers
+            .filter((broker) => broker.state !== "LEFT")
+            .map((broker) => `${broker.id}:${broker.version ?? ""}`)
+            .sort(),
+    );
 }
 
 function digest(lines: string[]): string {

@@ -20,7 +20,8 @@ const STACK = "demo";
 const TARGET = { brokerCount: 5, partitionCount: 8, replicationFactor: 3 };
 const NEW_BROKERS = [3, 4];
 
-type Step = (command: Command, config?: Record<string, string>) => Promise<number>;
+/** One Pulumi command of the demo; `skipPreview`: `pulumi up --skip-preview` (right after a preview of its own). */
+type Step = (command: Command, options?: { config?: Record<string, string>; skipPreview?: boolean }) => Promise<number>;
 
 async function main(): Promise<number> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
@@ -36,8 +37,9 @@ async function main(): Promise<number> {
         const env = { PULUMI_CONFIG_PASSPHRASE: "demo", PLATFORM_TOKEN_CACHE_DIR: path.join(workDir, "tokens") };
         const cli = findPulumiCli();
         const run: Step = cli
-            ? (command, given = config) => runWithPulumiCli({ cli, command, programDir: ROOT, stack: STACK, config: given, env, workDir, print })
-            : (command, given = config) => runThroughEngine(command, given, env, path.join(workDir, "state.json"));
+            ? (command, { config: given = config, skipPreview } = {}) =>
+                  runWithPulumiCli({ cli, command, skipPreview, programDir: ROOT, stack: STACK, config: given, env, workDir, print })
+            : (command, { config: given = config, skipPreview } = {}) => runThroughEngine(command, given, env, path.join(workDir, "state.json"), skipPreview);
 
         heading(`Local platform: 3 brokers, 6 partitions, replication factor 3 (management API ${emulator.managementUrl})`);
         heading(`pulumi preview: the plan for ${TARGET.brokerCount} brokers and ${TARGET.partitionCount} partitions`);
@@ -46,8 +48,8 @@ async function main(): Promise<number> {
         heading(`Starting brokers ${NEW_BROKERS.join(", ")}, as a StatefulSet scale-up would, so they run before they are named`);
         for (const id of NEW_BROKERS) await emulator.control.startBroker(id);
 
-        heading("pulumi up: apply the change and wait for it to complete");
-        if ((await run("up")) !== 0) return 1;
+        heading("pulumi up --skip-preview (the preview above showed the plan): apply the change and wait for it to complete");
+        if ((await run("up", { skipPreview: true })) !== 0) return 1;
 
         heading("Topology reported by the gateway");
         await printTopology(emulator);
@@ -60,10 +62,10 @@ async function main(): Promise<number> {
         try {
             print(`kubernetes: namespace ${route.input.namespace}, service ${route.input.service}, kubeconfig ${route.input.kubeconfig}`);
             const throughKubernetes = { ...config, kubernetes: JSON.stringify(route.input) };
-            heading("pulumi up through the Kubernetes route: a settings update, nothing sent to the cluster");
-            if ((await run("up", throughKubernetes)) !== 0) return 1;
+            heading("pulumi up through the Kubernetes route (its preview, then the update): a settings update, nothing sent to the cluster");
+            if ((await run("up", { config: throughKubernetes })) !== 0) return 1;
             heading("pulumi preview through the Kubernetes route: nothing left to do");
-            return await run("preview", throughKubernetes);
+            return await run("preview", { config: throughKubernetes });
         } finally {
             await route.stop();
         }
@@ -73,7 +75,13 @@ async function main(): Promise<number> {
     }
 }
 
-async function runThroughEngine(command: Command, config: Record<string, string>, env: NodeJS.ProcessEnv, stateFile: string): Promise<number> {
+async function runThroughEngine(
+    command: Command,
+    config: Record<string, string>,
+    env: NodeJS.ProcessEnv,
+    stateFile: string,
+    skipPreview: boolean | undefined,
+): Promise<number> {
     const result = await runPulumi({
         command,
         programDir: ROOT,
@@ -81,8 +89,7 @@ async function runThroughEngine(command: Command, config: Record<string, string>
         config,
         env,
         stateFile,
-        // As the CLI path runs it (`pulumi up --yes --skip-preview`): the demo previews right before.
-        skipPreview: command === "up",
+        skipPreview,
         timeoutMs: 600_000,
         onLine: (_stream, line) => print(line.replace(/^\[host:(stdout|stderr)\] /, "    ")),
     });

@@ -9,6 +9,8 @@ import type { Command } from "./operation";
 export interface PulumiCliRun {
     cli: string;
     command: Command;
+    /** `--skip-preview` for up, refresh and destroy. */
+    skipPreview?: boolean;
     programDir: string;
     stack: string;
     config: Record<string, string>;
@@ -28,7 +30,7 @@ export function findPulumiCli(): string | undefined {
 
 const COMMAND_ARGS: Record<Command, string[]> = {
     preview: ["preview"],
-    up: ["up", "--yes", "--skip-preview"],
+    up: ["up", "--yes"],
     refresh: ["refresh", "--yes"],
     destroy: ["destroy", "--yes"],
 };
@@ -62,7 +64,8 @@ export async function runWithPulumiCli(run: PulumiCliRun): Promise<number> {
         alreadySet[key] = value;
     }
     fs.writeFileSync(setFile, JSON.stringify(alreadySet), { mode: 0o600 });
-    return pulumi([...COMMAND_ARGS[run.command], ...common, "--config-file", configFile]);
+    const skip = run.skipPreview && run.command !== "preview" ? ["--skip-preview"] : [];
+    return pulumi([...COMMAND_ARGS[run.command], ...skip, ...common, "--config-file", configFile]);
 }
 
 function spawnPrinting(cli: string, args: string[], env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {

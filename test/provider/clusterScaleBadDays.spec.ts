@@ -238,6 +238,31 @@ describe("ClusterScale on the cluster's bad days", function () {
         );
     });
 
+    it("a rebuilt cluster where another client's change with the recorded id reached the program's layout: up sends nothing, and the outputs never keep the old cluster's plan", async () => {
+        fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 2 });
+        const first = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1 }, { skipPreview: true });
+        failed(first);
+        const changeId = first.resource!.outputs.changeId as number;
+        assert.ok(
+            (first.resource!.outputs.plannedChanges as { operation: string }[]).some((change) => change.operation === "BROKER_ADD"),
+            "the recorded plan adds broker 3",
+        );
+        // Rebuilt with four brokers and one replica per partition; another client raises it to two: the program's
+        // layout, reached by another plan under the same id (broker 3 was there all along).
+        fixture.emulator.control.reset({ brokers: 4, partitions: 3, replicationFactor: 1, opMs: 10 });
+        const foreign = await fixture.cluster().scaleBrokers([0, 1, 2, 3], { replicationFactor: 2 });
+        assert.strictEqual(foreign.changeId, changeId);
+        await waitForChange({ changeId, cluster: fixture.cluster(), timeoutMs: 30_000 });
+
+        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 60 });
+        succeeded(up);
+        assert.deepStrictEqual(mutating(up.requests), []);
+        assert.strictEqual(output(up, "changeId"), changeId);
+        assert.deepStrictEqual(output(up, "plannedChanges"), []);
+        assert.strictEqual(up.resource!.outputs.plannedChangeCount, 0);
+        assert.strictEqual(output<ChangeRecord>(up, "lastChange").status, "COMPLETED");
+    });
+
     describe("a gateway that cannot confirm completion", function () {
         beforeEach(() => {
             fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
