@@ -1,6 +1,6 @@
 // What the state stores as ClusterScale's provider: a small shim that requires the installed package's entry module.
 // Loaded back from its text it plans and applies; a state it wrote refreshes and destroys in a new host; a host
-// where the package is missing removes the resource with a warning; and texts stored by earlier versions still load.
+// where the package is missing removes the resource with a warning.
 import * as assert from "assert";
 import * as fs from "fs";
 import * as os from "os";
@@ -11,7 +11,6 @@ import { ENTRY_POINTS } from "../../provider/shared/entryPoints";
 import { RunningEmulator, startEmulator } from "../emulator";
 import { DynamicHost, PropertyMap } from "../engine";
 import { PROGRAM, PROJECT, URN } from "./clusterScaleSupport";
-import { LEGACY_INTERRUPTED_CHANGE_PROVIDER } from "./fixtures/legacyProviders";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const requireFromString = require("require-from-string") as (code: string) => { handler: () => pulumi.dynamic.ResourceProvider };
@@ -133,17 +132,5 @@ describe("ClusterScale: the provider the state stores", function () {
             lines.some((line) => /ClusterScale "orphan": cannot load .*Removed from the stack only: deleting it sends nothing/.test(line)),
             lines.join("\n"),
         );
-    });
-
-    it("a provider text stored by an earlier version (a partial failure's) still refreshes to the recorded layout and deletes nothing", async () => {
-        const provider = requireFromString(LEGACY_INTERRUPTED_CHANGE_PROVIDER).handler();
-        const props = { resourceName: "kept", changeId: 7, topology: [] };
-        assert.deepStrictEqual(await provider.read!("id", props), { id: "id", props });
-        await provider.delete!("id", props);
-        assert.ok(
-            printed.every((line) => line.includes('ClusterScale "kept": change 7 had not completed when last applied; run up to resume')),
-            printed.join("\n"),
-        );
-        assert.match(printed[1], /removed from the stack only, nothing is sent to the cluster/);
     });
 });
