@@ -50,6 +50,8 @@ export type {
     GatewayTopology,
     Member,
     Operation,
+    PartitionHealth,
+    PartitionRole,
     PartitionState,
     PendingChange,
     Timestamp,

@@ -19,7 +19,17 @@ export const KNOWN_OPERATIONS = [
     "START_PARTITION_SCALE_UP",
     "AWAIT_REDISTRIBUTION",
     "AWAIT_RELOCATION",
+    "PRE_SCALING",
+    "POST_SCALING",
 ] as const;
+
+/** `string & {}` keeps a union open without collapsing it into `string` for editors. */
+type Open = string & {};
+
+/** A partition replica's Raft role as the gateway reports it (8.9: leader, follower, inactive), open to new ones. */
+export type PartitionRole = "leader" | "follower" | "inactive" | Open;
+/** A partition replica's health as the gateway reports it (8.9: healthy, unhealthy, dead), open to new ones. */
+export type PartitionHealth = "healthy" | "unhealthy" | "dead" | Open;
 
 /**
  * A timestamp as sent by the server and as epoch milliseconds. `epochMs` is null when the value is
@@ -252,7 +262,12 @@ export const changePlanSchema = z.object({
 // ---------------------------------------------------------------------------------------------------
 // Gateway topology
 
-export const topologyPartitionSchema = z.object({ partitionId: id(), role: z.string(), health: z.string() });
+/** Any text, typed as the open union of the values known today. */
+function openText<T extends string>() {
+    return z.string() as unknown as z.ZodType<T>;
+}
+
+export const topologyPartitionSchema = z.object({ partitionId: id(), role: openText<PartitionRole>(), health: openText<PartitionHealth>() });
 
 export const topologyBrokerSchema = z.object({
     nodeId: id(),
@@ -279,6 +294,8 @@ export const changeIdTextSchema = z
 
 export const gatewayTopologySchema = z.object({
     brokers: listOf(topologyBrokerSchema),
+    /** 8.9 and later; null (read as absent) while the gateway does not know it yet. */
+    clusterId: optionalOf(z.string()),
     clusterSize: z.number().int(),
     partitionsCount: z.number().int(),
     replicationFactor: z.number().int(),

@@ -26,7 +26,16 @@ import { type Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
 import { partialFailure } from "./interrupted";
 import type { Planned } from "./preview";
-import { LIVENESS_TIMEOUT_MS, availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./liveness";
+import {
+    LIVENESS_TIMEOUT_MS,
+    availability,
+    downRefusal,
+    forceRemovalRefusal,
+    healthNote,
+    notStartedNote,
+    readLiveness,
+    uncheckedForceRemoval,
+} from "./liveness";
 import { count, describeLayout, describeOperation, pendingText, progressLine, say, subject } from "./messages";
 import { type ClusterScaleOutputs, type KnownChange, inFlightOutputs, outputsFrom, plannedChangesOf, recordedChange, settingsOf } from "./outputs";
 import { fingerprintOf, leftTheirLayout, runsKnownPlan } from "./ownership";
@@ -70,6 +79,8 @@ interface WaitOptions {
  */
 async function applyLiveness(name: string, desired: DesiredLayout, planned: Planned, gateway: GatewayClient | undefined): Promise<void> {
     const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
+    const health = healthNote(liveness);
+    if (health !== undefined) say(name, health);
     if (desired.force) {
         const removed = removedBrokers(desired, planned.live);
         const refusal = forceRemovalRefusal(removed, liveness);

@@ -1,11 +1,20 @@
 // Which brokers run, as the gateway's topology lists them (the brokers that gossip, not the configuration). A force
 // removal of a running broker drops replicas for nothing, and a change without force stalls forever on a broker
 // that is down, so both are refused before anything is sent. Without a gateway, liveness cannot be checked.
+// The replicas the gateway reports as not healthy (unhealthy: not installed yet, or its partition lost its quorum;
+// dead: the partition failed on that broker) are named in a note: a change that moves them may wait for them.
 
 import type { GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { messageOf } from "./request";
 
-export type Liveness = { known: true; running: ReadonlySet<number> } | { known: false; reason: string };
+/** A replica the gateway reports as other than healthy. Roles (leader, follower, inactive) decide nothing here. */
+export interface ReplicaHealth {
+    brokerId: number;
+    partitionId: number;
+    health: string;
+}
+
+export type Liveness = { known: true; running: ReadonlySet<number>; notHealthy: ReplicaHealth[] } | { known: false; reason: string };
 
 /** One GET of the gateway's topology, never retried (a preview must not hang on it). */
 /** A look at which brokers run must never hold up a preview or an up for long. */
@@ -15,7 +24,12 @@ export async function readLiveness(gateway: GatewayClient | undefined, timeoutMs
     if (gateway === undefined) return { known: false, reason: "no gatewayUrl is set" };
     try {
         const topology = await gateway.getTopology({ retry: false, timeoutMs });
-        return { known: true, running: new Set(topology.brokers.map((broker) => broker.nodeId)) };
+        const notHealthy = topology.brokers.flatMap((broker) =>
+            broker.partitions
+                .filter((partition) => partition.health !== "healthy")
+                .map((partition) => ({ brokerId: broker.nodeId, partitionId: partition.partitionId, health: partition.health })),
+        );
+        return { known: true, running: new Set(topology.brokers.map((broker) => broker.nodeId)), notHealthy };
     } catch (error) {
         return { known: false, reason: `the gateway did not answer: ${messageOf(error)}` };
     }
@@ -79,6 +93,23 @@ export function downRefusal(state: Availability | undefined): string | undefined
 export function notStartedNote(state: Availability | undefined): string | undefined {
     if (state === undefined || state.notStarted.length === 0) return undefined;
     return `new ${brokers(state.notStarted)} ${state.notStarted.length === 1 ? "is" : "are"} not running yet: the change waits for ${state.notStarted.length === 1 ? "it" : "them"} to start (it stays at BROKER_ADD until then)`;
+}
+
+/** The line naming the replicas that are not healthy, by health and partition; undefined when all are. */
+export function healthNote(liveness: Liveness): string | undefined {
+    if (!liveness.known || liveness.notHealthy.length === 0) return undefined;
+    const byHealth = new Map<string, Map<number, number[]>>();
+    for (const { brokerId, partitionId, health } of liveness.notHealthy) {
+        const partitions = byHealth.get(health) ?? new Map<number, number[]>();
+        partitions.set(partitionId, [...(partitions.get(partitionId) ?? []), brokerId]);
+        byHealth.set(health, partitions);
+    }
+    const parts = [...byHealth].flatMap(([health, partitions]) =>
+        [...partitions]
+            .sort(([a], [b]) => a - b)
+            .map(([partitionId, ids]) => `partition ${partitionId} on ${brokers([...ids].sort((a, b) => a - b))} (${health})`),
+    );
+    return `the gateway reports replicas that are not healthy: ${parts.join(", ")}; a change that moves them may wait for them`;
 }
 
 function brokers(ids: readonly number[]): string {

@@ -5,7 +5,16 @@
 import { type GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { type Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
-import { LIVENESS_TIMEOUT_MS, availability, downRefusal, forceRemovalRefusal, notStartedNote, readLiveness, uncheckedForceRemoval } from "./liveness";
+import {
+    LIVENESS_TIMEOUT_MS,
+    availability,
+    downRefusal,
+    forceRemovalRefusal,
+    healthNote,
+    notStartedNote,
+    readLiveness,
+    uncheckedForceRemoval,
+} from "./liveness";
 import { type Say, count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
 import { type ClusterScaleOutputs } from "./outputs";
 import { underReplicated } from "./replicas";
@@ -68,6 +77,8 @@ export async function previewLiveness(
     gateway: GatewayClient | undefined,
 ): Promise<string | undefined> {
     const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
+    const health = healthNote(liveness);
+    if (health !== undefined) tell(name, health);
     if (desired.force) {
         const removed = removedBrokers(desired, outcome.live);
         const refusal = forceRemovalRefusal(removed, liveness);

@@ -19,6 +19,8 @@ export type OperationName =
     | "START_PARTITION_SCALE_UP"
     | "AWAIT_REDISTRIBUTION"
     | "AWAIT_RELOCATION"
+    | "PRE_SCALING"
+    | "POST_SCALING"
     | Open;
 
 export interface PartitionReplica {

@@ -2,7 +2,7 @@
 // version arithmetic and change ids, cancellation, stalled brokers, brokers that must be started.
 
 import { strict as assert } from "node:assert";
-import { Json, emulatorApi, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
+import { Json, emulatorApi, holdStartedOperation, http, layout, plan, releasePlan, useEmulator, waitFor } from "./harness";
 
 describe("emulator: change execution", () => {
     const emulator = useEmulator();
@@ -101,8 +101,9 @@ describe("emulator: change execution", () => {
         await http("POST", control("/brokers/1/stop"));
         const accepted = await http("POST", management("/brokers"), { body: [0, 1] });
         assert.equal(accepted.json.changeId, 2);
-        await waitUntil((json) => json.pendingChange?.completed.length === 2, "two operations");
-        await holdStartedOperation(emulator().controlUrl, 1, 5); // the third operation has started
+        // PRE_SCALING and the two operations before broker 1's join.
+        await waitUntil((json) => json.pendingChange?.completed.length === 3, "three operations");
+        await holdStartedOperation(emulator().controlUrl, 1, 5); // the fourth operation has started
 
         const cancelled = await http("DELETE", management("/changes/2"));
         assert.equal(cancelled.status, 200, cancelled.text);
@@ -132,8 +133,8 @@ describe("emulator: change execution", () => {
         }
         await http("POST", control("/brokers/4/stop"));
         const removal = await http("PATCH", management(), { body: { brokers: { remove: [3, 4] } } });
-        assert.deepEqual(plan(removal.json.plannedChanges), ["REMOVE 3", "REMOVE 4"]);
-        await waitUntil((json) => json.pendingChange?.completed.length === 1, "broker 3 to leave");
+        assert.deepEqual(plan(removal.json.plannedChanges), releasePlan("8.9", 0, [0, 1, 2], ["REMOVE 3", "REMOVE 4"]));
+        await waitUntil((json) => json.pendingChange?.completed.length === 2, "broker 3 to leave (after PRE_SCALING)");
         const cancelled = await http("DELETE", management(`/changes/${removal.json.changeId}`));
         assert.equal(cancelled.status, 200);
         const left = cancelled.json.brokers.find((b: { id: number }) => b.id === 3);
@@ -147,9 +148,9 @@ describe("emulator: change execution", () => {
         await http("POST", control("/brokers/3/stop"));
         const accepted = await http("POST", management("/brokers"), { body: [0, 1, 2] });
         assert.equal(accepted.status, 202, accepted.text);
-        assert.deepEqual(plan(accepted.json.plannedChanges).slice(0, 2), ["p2 JOIN(0,1)", "p2 LEAVE(3)"]);
+        assert.deepEqual(plan(accepted.json.plannedChanges).slice(0, 3), ["PRE_SCALING by 0 [0,1,2]", "p2 JOIN(0,1)", "p2 LEAVE(3)"]);
 
-        const stalled = await waitUntil((json) => json.pendingChange?.completed.length === 1, "the first operation");
+        const stalled = await waitUntil((json) => json.pendingChange?.completed.length === 2, "the operations before broker 3's");
         await new Promise((resolve) => setTimeout(resolve, 60));
         const still = await cluster();
         assert.deepEqual(still.pendingChange, stalled.pendingChange, "nothing moves while broker 3 is down");

@@ -1,5 +1,5 @@
 // npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling]
-//                     [--op-ms N] [--port N] [--kubernetes]
+//                     [--op-ms N] [--port N] [--release 8.9|8.8] [--kubernetes]
 // Starts the emulator, prints one JSON line with its URLs, and serves until SIGTERM or SIGINT (or
 // until its parent process exits). With --kubernetes, also a Kubernetes API server stand-in in front of it (HTTPS,
 // its own CA) and a kubeconfig for it in a temporary file (0600): the JSON line's `kubernetes` is a ClusterScale
@@ -7,9 +7,11 @@
 
 import { startEmulator } from "./index";
 import { EmulatorOptions } from "./emulator";
+import { RELEASES, Release } from "./settings";
 import { startKubernetesRoute } from "../support/kubeconfig";
 
-const USAGE = "usage: npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling] [--op-ms N] [--port N] [--kubernetes]";
+const USAGE =
+    "usage: npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling] [--op-ms N] [--port N] [--release 8.9|8.8] [--kubernetes]";
 
 const NUMERIC_FLAGS: Record<string, "brokers" | "partitions" | "replicationFactor" | "opMs" | "port"> = {
     "--brokers": "brokers",
@@ -37,6 +39,12 @@ export function parseArguments(args: string[]): EmulatorOptions & { kubernetes: 
         }
         if (flag === "--kubernetes" && inline === undefined) {
             options.kubernetes = true;
+            continue;
+        }
+        if (flag === "--release") {
+            const release = inline ?? args[++i];
+            if (!RELEASES.includes(release as Release)) throw new Error(`--release takes one of ${RELEASES.join(", ")}`);
+            options.release = release as Release;
             continue;
         }
         const key = NUMERIC_FLAGS[flag];

@@ -9,6 +9,7 @@
 import { ClusterConfiguration, InitialLayout, Operation, cloneConfiguration, initialConfiguration } from "./clusterState";
 import { ChangeExecutor, ExecutionHost } from "./executor";
 import { dropLeftMembers } from "./operationEffects";
+import type { PartitionHealth } from "./gatewayApi";
 import { PlanError, simulatePlan } from "./planner";
 
 export interface AcceptedChange {
@@ -28,6 +29,8 @@ export class Cluster implements ExecutionHost {
     stuckReason: string | undefined;
     private running = new Set<number>();
     private readonly executor = new ChangeExecutor(this);
+    /** Health the control API set for a replica (`broker/partition`), as a partition that failed on that broker reports it. */
+    private readonly healthOverrides = new Map<string, PartitionHealth>();
 
     constructor(
         layout: InitialLayout,
@@ -43,6 +46,7 @@ export class Cluster implements ExecutionHost {
         this.config = initialConfiguration(layout);
         this.running = new Set(running);
         this.stuckReason = undefined;
+        this.healthOverrides.clear();
     }
 
     close(): void {
@@ -55,6 +59,16 @@ export class Cluster implements ExecutionHost {
 
     isRunning(brokerId: number): boolean {
         return this.running.has(brokerId);
+    }
+
+    partitionHealth(brokerId: number, partitionId: number): PartitionHealth | undefined {
+        return this.healthOverrides.get(`${brokerId}/${partitionId}`);
+    }
+
+    /** Marks a replica's health as the gateway reports it (undefined: as the cluster's state says). */
+    setPartitionHealth(brokerId: number, partitionId: number, health: PartitionHealth | undefined): void {
+        if (health === undefined) this.healthOverrides.delete(`${brokerId}/${partitionId}`);
+        else this.healthOverrides.set(`${brokerId}/${partitionId}`, health);
     }
 
     runningBrokers(): number[] {

@@ -3,6 +3,7 @@
 // in progress. Everything here is plain data plus small read-only queries; transitions live in
 // operationEffects.ts, request planning in planner.ts.
 
+import { randomUUID } from "crypto";
 import { roundRobinDistribution } from "./roundRobin";
 
 export type MemberStatus = "ACTIVE" | "JOINING" | "LEAVING" | "LEFT";
@@ -50,7 +51,9 @@ export type Operation =
     | { kind: "PARTITION_BOOTSTRAP"; brokerId: number; partitionId: number; priority: number }
     | { kind: "START_PARTITION_SCALE_UP"; brokerId: number; desiredPartitionCount: number }
     | { kind: "AWAIT_REDISTRIBUTION"; brokerId: number }
-    | { kind: "AWAIT_RELOCATION"; brokerId: number };
+    | { kind: "AWAIT_RELOCATION"; brokerId: number }
+    /** 8.9: before and after a change of the member set, run by the coordinator with the final members (node-id leases). */
+    | { kind: "PRE_SCALING" | "POST_SCALING"; brokerId: number; members: number[] };
 
 export interface CompletedOperation {
     operation: Operation;
@@ -72,6 +75,8 @@ export interface FinishedChange {
 }
 
 export interface ClusterConfiguration {
+    /** Given at bootstrap; 8.9 reports it (GET and the gateway's topology). */
+    clusterId: string;
     version: number;
     members: Map<number, MemberState>;
     routing: RoutingState;
@@ -99,6 +104,7 @@ export function initialConfiguration(layout: InitialLayout): ClusterConfiguratio
         }
     }
     return {
+        clusterId: randomUUID(),
         version: 1,
         members,
         routing: {
@@ -119,6 +125,7 @@ export function cloneConfiguration(config: ClusterConfiguration): ClusterConfigu
     const members = new Map<number, MemberState>();
     for (const [id, member] of config.members) members.set(id, cloneMember(member));
     return {
+        clusterId: config.clusterId,
         version: config.version,
         members,
         routing: structuredClone(config.routing),

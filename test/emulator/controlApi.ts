@@ -2,14 +2,17 @@
 // HTTP requests onto the EmulatorControl handle that startEmulator also returns in-process.
 
 import { FaultSpec } from "./faults";
+import type { PartitionHealth } from "./gatewayApi";
 import { Call, Reply, jsonReply } from "./httpServer";
 import { RequestLogEntry } from "./requestLog";
-import { ClientCredentials, ControlError, Member } from "./settings";
+import { ClientCredentials, ControlError, Member, Release } from "./settings";
 
 export type OutageInterface = "auth" | "admin" | "management" | "gateway";
 
 /** Body of POST /reset: the initial layout, optionally which brokers run, and any settings. */
 export interface ResetBody {
+    /** The platform release the emulator answers as (default 8.9). */
+    release?: Release;
     brokers?: number;
     partitions?: number;
     replicationFactor?: number;
@@ -32,6 +35,8 @@ export interface EmulatorControl {
     clearRequests(): void;
     stopBroker(id: number): void;
     startBroker(id: number): void;
+    /** How the gateway reports one replica's health (null: as the cluster's state says). */
+    setPartitionHealth(brokerId: number, partitionId: number, health: PartitionHealth | null): void;
     addFault(fault: FaultSpec): void;
     clearFaults(): void;
     /** Applies the given settings and returns all settings (client secrets omitted). */
@@ -79,6 +84,13 @@ async function route(control: EmulatorControl, call: Call): Promise<Reply> {
         if (broker[2] === "start") control.startBroker(id);
         else control.stopBroker(id);
         return jsonReply(200, control.state());
+    }
+    const replica = /^\/brokers\/([^/]+)\/partitions\/([^/]+)\/health$/.exec(path);
+    if (replica) {
+        if (method !== "PUT") return jsonReply(405, { message: "Method Not Allowed" }, { allow: "PUT" });
+        const body = readJson(call, true) as { health?: unknown };
+        control.setPartitionHealth(brokerId(replica[1]), brokerId(replica[2]), (body?.health ?? null) as PartitionHealth | null);
+        return jsonReply(200, { health: body?.health ?? null });
     }
     switch (`${method} ${path}`) {
         case "POST /reset":

@@ -8,7 +8,7 @@ import { Cluster } from "./cluster";
 import { InitialLayout } from "./clusterState";
 import { EmulatorControl, OutageInterface, ResetBody, SettingsBody, createControlApi } from "./controlApi";
 import { FaultSpec, FaultTable, FaultableInterface, injectedReply, parseFault } from "./faults";
-import { createGatewayApi } from "./gatewayApi";
+import { PARTITION_HEALTH, PartitionHealth, createGatewayApi } from "./gatewayApi";
 import { Answer, Call, Dispatcher, InterfaceListener, RESET, Reply, jsonReply } from "./httpServer";
 import { JwtSigner } from "./jwt";
 import { brokersJson, topologyJson } from "./managementJson";
@@ -75,7 +75,7 @@ export class PlatformEmulator implements EmulatorControl {
             auth: new InterfaceListener("auth", this.platform("auth", createTokenIssuer({ settings, signer: this.signer, limiter: this.limiter, issuer }))),
             admin: new InterfaceListener("admin", this.platform("admin", createAdminApi({ settings, signer: this.signer, issuer }))),
             management: new InterfaceListener("management", this.platform("management", createManagementApi({ cluster: this.cluster, settings, basePath }))),
-            gateway: new InterfaceListener("gateway", this.platform("gateway", createGatewayApi(this.cluster))),
+            gateway: new InterfaceListener("gateway", this.platform("gateway", createGatewayApi(this.cluster, settings))),
             control: new InterfaceListener("control", createControlApi(this)),
         };
     }
@@ -132,6 +132,13 @@ export class PlatformEmulator implements EmulatorControl {
         this.log.clear();
     }
 
+    setPartitionHealth(brokerId: number, partitionId: number, health: PartitionHealth | null): void {
+        assertBrokerId(brokerId);
+        if (!Number.isSafeInteger(partitionId) || partitionId < 1) throw new ControlError("partition id must be a positive integer");
+        if (health !== null && !PARTITION_HEALTH.includes(health)) throw new ControlError(`health must be one of ${PARTITION_HEALTH.join(", ")}, or null`);
+        this.cluster.setPartitionHealth(brokerId, partitionId, health ?? undefined);
+    }
+
     stopBroker(id: number): void {
         assertBrokerId(id);
         this.cluster.stopBroker(id);
@@ -169,7 +176,7 @@ export class PlatformEmulator implements EmulatorControl {
 
     state(): object {
         const config = this.cluster.config;
-        const { version, lastChange, pendingChange, routing } = topologyJson(config) as Record<string, unknown>;
+        const { version, lastChange, pendingChange, routing } = topologyJson(config, this.settingsNow.release) as Record<string, unknown>;
         return {
             version,
             members: brokersJson(config).sort((a, b) => a.id - b.id),

@@ -1,4 +1,5 @@
-// GET /v2/topology on the gateway port, before, during and after changes.
+// GET /v2/topology on the gateway port, before, during and after changes, in the shape of the newest release (8.9: the
+// cluster id always present) and of 8.8, with each partition role and health where a real gateway reports it.
 
 import { strict as assert } from "node:assert";
 import { Json, emulatorApi, holdStartedOperation, http, useEmulator, waitFor } from "./harness";
@@ -23,10 +24,21 @@ describe("emulator: gateway topology", () => {
         await waitFor(async () => ((await topology()).lastCompletedChangeId === String(changeId) ? true : undefined), `change ${changeId}`);
     }
 
-    it("describes a fresh cluster", async () => {
+    it("describes a fresh cluster: 8.9's fields, the cluster id among them, and lastCompletedChangeId -1 before any change", async () => {
         await reset();
         const json = await topology();
-        assert.deepEqual(Object.keys(json), ["brokers", "clusterSize", "partitionsCount", "replicationFactor", "gatewayVersion", "lastCompletedChangeId"]);
+        assert.deepEqual(Object.keys(json), [
+            "brokers",
+            "clusterId",
+            "clusterSize",
+            "partitionsCount",
+            "replicationFactor",
+            "gatewayVersion",
+            "lastCompletedChangeId",
+        ]);
+        assert.match(json.clusterId, /^[0-9a-f-]{36}$/);
+        assert.equal(json.clusterId, (await http("GET", management())).json.clusterId, "the cluster id is the configuration's");
+        assert.equal(json.gatewayVersion, "8.9.16");
         assert.equal(json.clusterSize, 3);
         assert.equal(json.partitionsCount, 3);
         assert.equal(json.replicationFactor, 3);
@@ -46,6 +58,49 @@ describe("emulator: gateway topology", () => {
         assert.equal(roles(json), "0:1L,2f,3f 1:1f,2L,3f 2:1f,2f,3L");
         assert.equal((await http("GET", `${emulator().gatewayUrl}/v1/topology`)).status, 200);
         assert.equal((await http("GET", `${emulator().gatewayUrl}/v2/topologies`)).status, 404);
+    });
+
+    it("8.8 has no cluster id, in the topology or in the cluster management API", async () => {
+        await reset({ release: "8.8" });
+        const json = await topology();
+        assert.deepEqual(Object.keys(json), ["brokers", "clusterSize", "partitionsCount", "replicationFactor", "gatewayVersion", "lastCompletedChangeId"]);
+        assert.equal(json.gatewayVersion, "8.8.0");
+        assert.equal((await http("GET", management())).json.clusterId, undefined);
+    });
+
+    it("a partition that lost the majority of its replicas has no leader, and its remaining replica is unhealthy", async () => {
+        await reset();
+        await http("POST", control("/brokers/1/stop"));
+        await http("POST", control("/brokers/2/stop"));
+        const json = await topology();
+        assert.deepEqual(json.brokers[0].partitions, [
+            { partitionId: 1, role: "follower", health: "unhealthy" },
+            { partitionId: 2, role: "follower", health: "unhealthy" },
+            { partitionId: 3, role: "follower", health: "unhealthy" },
+        ]);
+    });
+
+    it("a replica that is still joining is inactive and unhealthy; a replica marked dead reports dead", async () => {
+        await reset({ replicationFactor: 2 });
+        await http("POST", control("/brokers/2/stop")); // the first join is broker 2's, of partition 1: hold it there
+        const accepted = await http("POST", management("/brokers?replicationFactor=3"), { body: [0, 1, 2] });
+        assert.equal(accepted.status, 202, accepted.text);
+        await holdStartedOperation(emulator().controlUrl, 2, 5);
+        await http("POST", control("/brokers/2/start"));
+        const joining = await topology();
+        assert.deepEqual(
+            joining.brokers.find((b: Json) => b.nodeId === 2).partitions.find((p: Json) => p.partitionId === 1),
+            { partitionId: 1, role: "inactive", health: "unhealthy" },
+        );
+        await http("POST", control("/reset"), { body: { brokers: 3, partitions: 3, replicationFactor: 3, opMs: 5 } });
+        const dead = await http("PUT", control("/brokers/1/partitions/2/health"), { body: { health: "dead" } });
+        assert.equal(dead.status, 200, dead.text);
+        const json = await topology();
+        assert.deepEqual(
+            json.brokers[1].partitions.find((p: Json) => p.partitionId === 2),
+            { partitionId: 2, role: "leader", health: "dead" },
+        );
+        assert.equal((await http("PUT", control("/brokers/1/partitions/2/health"), { body: { health: "sick" } })).status, 400);
     });
 
     it("lists running brokers only and elects the next priority when a leader stops", async () => {

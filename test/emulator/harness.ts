@@ -4,6 +4,7 @@
 
 import { strict as assert } from "node:assert";
 import { RunningEmulator, startEmulator, EmulatorOptions, ResetBody } from "./index";
+import type { Release } from "./settings";
 
 /** A parsed JSON body; assertions navigate response bodies of many shapes. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -150,10 +151,23 @@ export function plan(operations: OperationLike[]): string[] {
                 return `${p} BOOTSTRAP(${op.brokerId},${op.priority})`;
             case "PARTITION_FORCE_RECONFIGURE":
                 return `${p} FORCE(${op.brokerId} keeps ${op.brokers?.join(",")})`;
+            case "PRE_SCALING":
+            case "POST_SCALING":
+                return `${op.operation} by ${op.brokerId} [${op.brokers?.join(",")}]`;
             default:
                 return `${op.operation}(${op.brokerId})`;
         }
     });
+}
+
+/**
+ * The plan (as plan() renders it) that `release` gives a change of the member set: 8.9 has the coordinator run
+ * PRE_SCALING first and POST_SCALING last, each naming the final members; 8.8 plans the operations alone.
+ */
+export function releasePlan(release: Release, coordinator: number, members: readonly number[], operations: readonly string[]): string[] {
+    if (release === "8.8") return [...operations];
+    const set = `[${members.join(",")}]`;
+    return [`PRE_SCALING by ${coordinator} ${set}`, ...operations, `POST_SCALING by ${coordinator} ${set}`];
 }
 
 /**

@@ -9,7 +9,7 @@ import { activeMemberIds, lowestMemberId, Operation } from "./clusterState";
 import { Call, Reply, jsonReply, textReply } from "./httpServer";
 import { plannedOperationsJson, topologyJson } from "./managementJson";
 import { PlanOutcome, planAddMembers, planForceRetain, planRemoveMembers, planScale } from "./planner";
-import { Settings } from "./settings";
+import { Release, Settings } from "./settings";
 import {
     BindingError,
     booleanParam,
@@ -108,6 +108,10 @@ class ClusterEndpoint {
         return springError(404, call.path);
     }
 
+    private get release(): Release {
+        return this.deps.settings().release;
+    }
+
     private defaultCoordinator(): number {
         return lowestMemberId(activeMemberIds(this.cluster.config)) ?? 0;
     }
@@ -119,7 +123,7 @@ class ClusterEndpoint {
     }
 
     private getTopology(): Reply {
-        return this.unreachable(this.defaultCoordinator()) ?? jsonReply(200, topologyJson(this.cluster.config));
+        return this.unreachable(this.defaultCoordinator()) ?? jsonReply(200, topologyJson(this.cluster.config, this.release));
     }
 
     private respond(outcome: PlanOutcome, dryRun: boolean): Reply {
@@ -157,7 +161,10 @@ class ClusterEndpoint {
             }
             return this.respond(planForceRetain(this.cluster.config, ids, coordinator), dryRun);
         }
-        return this.unreachable(this.defaultCoordinator()) ?? this.respond(planScale(this.cluster.config, ids, { replicationFactor }), dryRun);
+        return (
+            this.unreachable(this.defaultCoordinator()) ??
+            this.respond(planScale(this.cluster.config, ids, { replicationFactor, release: this.release }), dryRun)
+        );
     }
 
     /** POST {base}/{resource}/{id}. */
@@ -181,7 +188,7 @@ class ClusterEndpoint {
             if (down) return down;
             const outcome = this.cluster.cancel(Number(id));
             if ("error" in outcome) return message(outcome.error.status, outcome.error.message);
-            return jsonReply(200, topologyJson(outcome.cancelled));
+            return jsonReply(200, topologyJson(outcome.cancelled, this.release));
         }
         // The id is bound as a string: anything that is not a member's id is silently dropped.
         const memberIds = /^(0|[1-9]\d*)$/.test(id) ? [Number(id)] : [];
@@ -254,7 +261,7 @@ class ClusterEndpoint {
         if (partitionCount !== undefined && !this.deps.settings().partitionScaling) {
             return message(500, "java.lang.UnsupportedOperationException: Partition scaling is not enabled.");
         }
-        const options = { replicationFactor, partitionCount };
+        const options = { replicationFactor, partitionCount, release: this.release };
         if (brokerCount !== undefined) {
             if (brokerCount > MAX_BROKER_COUNT) {
                 return message(400, `Number of brokers [${brokerCount}] exceeds what the emulator supports [${MAX_BROKER_COUNT}]`);

@@ -1,8 +1,9 @@
-// JSON shapes of the management API as the reference's 8.8 line renders them: 8.8 timestamps,
-// brokers in hash-map order, partitions with their exporter config, `brokers: []` on every
-// operation, `routing` in GET.
+// JSON shapes of the management API as the reference's 8.8 line renders them (and 8.9, which adds the cluster id to
+// GET and the PRE_SCALING / POST_SCALING operations): 8.8 timestamps, brokers in hash-map order, partitions with
+// their exporter config, `brokers: []` on every operation, `routing` in GET.
 
 import { ClusterConfiguration, MemberState, Operation, RoutingState } from "./clusterState";
+import { Release } from "./settings";
 import { javaHashOrder } from "./javaOrder";
 
 /** Timestamp of a member never updated since the static bootstrap. */
@@ -85,6 +86,9 @@ export function operationJson(op: Operation, completedAt?: number): OperationJso
         case "AWAIT_REDISTRIBUTION":
         case "AWAIT_RELOCATION":
             return base(op.kind);
+        case "PRE_SCALING":
+        case "POST_SCALING":
+            return base(op.kind, { brokers: [...op.members] });
     }
 }
 
@@ -106,7 +110,7 @@ function routingJson(routing: RoutingState): object {
 }
 
 /** Body of GET /actuator/cluster and of a successful cancellation. */
-export function topologyJson(config: ClusterConfiguration): object {
+export function topologyJson(config: ClusterConfiguration, release: Release): object {
     const last = config.lastChange;
     const plan = config.pendingChange;
     return {
@@ -129,6 +133,7 @@ export function topologyJson(config: ClusterConfiguration): object {
             },
         }),
         routing: routingJson(config.routing),
+        ...(release === "8.9" && { clusterId: config.clusterId }),
     };
 }
 

@@ -141,6 +141,8 @@ export function initOperation(config: ClusterConfiguration, op: Operation, now: 
         }
         case "AWAIT_REDISTRIBUTION":
         case "AWAIT_RELOCATION":
+        case "PRE_SCALING":
+        case "POST_SCALING":
             return undefined;
     }
 }
@@ -231,6 +233,9 @@ export function completeOperation(config: ClusterConfiguration, op: Operation, n
             return undefined;
         }
         case "AWAIT_RELOCATION":
+        // The node-id leases they prepare and release are outside the configuration.
+        case "PRE_SCALING":
+        case "POST_SCALING":
             return undefined;
     }
 }

@@ -2,7 +2,8 @@
 // example E of the reference: 3 -> 6 brokers and 3 -> 6 partitions.
 
 import { strict as assert } from "node:assert";
-import { emulatorApi, holdStartedOperation, http, layout, plan, useEmulator, waitFor } from "./harness";
+import { emulatorApi, holdStartedOperation, http, layout, plan, releasePlan, useEmulator, waitFor } from "./harness";
+import { RELEASES } from "./settings";
 import { ResetBody } from "./index";
 
 const PLAN_E = [
@@ -56,32 +57,34 @@ describe("emulator: partition scaling", () => {
         assert.equal((await http("PATCH", management("?dryRun=true"), { body: E_REQUEST })).status, 500);
     });
 
-    it("E: plans, expects and applies 3 -> 6 brokers and 3 -> 6 partitions like the reference", async () => {
-        await reset({ partitionScaling: true });
-        const dryRun = await http("PATCH", management("?dryRun=true"), { body: E_REQUEST });
-        assert.equal(dryRun.status, 202, dryRun.text);
-        assert.equal(dryRun.json.changeId, 2);
-        assert.deepEqual(plan(dryRun.json.plannedChanges), PLAN_E);
-        assert.equal(layout(dryRun.json.expectedTopology), EXPECTED_E);
-        const operations = dryRun.json.plannedChanges;
-        assert.deepEqual(operations[9], { operation: "START_PARTITION_SCALE_UP", brokerId: 0, brokers: [] });
-        assert.deepEqual(operations[10], { operation: "PARTITION_BOOTSTRAP", brokerId: 3, partitionId: 4, priority: 3, brokers: [] });
-        assert.deepEqual(operations[19], { operation: "AWAIT_REDISTRIBUTION", brokerId: 0, brokers: [] });
-        assert.deepEqual(operations[20], { operation: "AWAIT_RELOCATION", brokerId: 0, brokers: [] });
+    for (const release of RELEASES) {
+        it(`E (release ${release}): plans, expects and applies 3 -> 6 brokers and 3 -> 6 partitions like the reference`, async () => {
+            await reset({ partitionScaling: true, release });
+            const dryRun = await http("PATCH", management("?dryRun=true"), { body: E_REQUEST });
+            assert.equal(dryRun.status, 202, dryRun.text);
+            assert.equal(dryRun.json.changeId, 2);
+            assert.deepEqual(plan(dryRun.json.plannedChanges), releasePlan(release, 0, [0, 1, 2, 3, 4, 5], PLAN_E));
+            assert.equal(layout(dryRun.json.expectedTopology), EXPECTED_E);
+            const operations = release === "8.9" ? dryRun.json.plannedChanges.slice(1) : dryRun.json.plannedChanges;
+            assert.deepEqual(operations[9], { operation: "START_PARTITION_SCALE_UP", brokerId: 0, brokers: [] });
+            assert.deepEqual(operations[10], { operation: "PARTITION_BOOTSTRAP", brokerId: 3, partitionId: 4, priority: 3, brokers: [] });
+            assert.deepEqual(operations[19], { operation: "AWAIT_REDISTRIBUTION", brokerId: 0, brokers: [] });
+            assert.deepEqual(operations[20], { operation: "AWAIT_RELOCATION", brokerId: 0, brokers: [] });
 
-        assert.equal((await http("PATCH", management(), { body: E_REQUEST })).status, 202);
-        const done = await completion(2);
-        assert.equal(done.version, 3);
-        assert.equal(layout(done.brokers), EXPECTED_E);
-        assert.deepEqual(done.routing, {
-            version: 3,
-            requestHandling: { strategy: "AllPartitions", partitionCount: 6 },
-            messageCorrelation: { strategy: "HashMod", partitionCount: 3 },
+            assert.equal((await http("PATCH", management(), { body: E_REQUEST })).status, 202);
+            const done = await completion(2);
+            assert.equal(done.version, 3);
+            assert.equal(layout(done.brokers), EXPECTED_E);
+            assert.deepEqual(done.routing, {
+                version: 3,
+                requestHandling: { strategy: "AllPartitions", partitionCount: 6 },
+                messageCorrelation: { strategy: "HashMod", partitionCount: 3 },
+            });
+            const topology = (await http("GET", `${emulator().gatewayUrl}/v2/topology`)).json;
+            assert.equal(topology.partitionsCount, 6);
+            assert.equal(topology.clusterSize, 6);
         });
-        const topology = (await http("GET", `${emulator().gatewayUrl}/v2/topology`)).json;
-        assert.equal(topology.partitionsCount, 6);
-        assert.equal(topology.clusterSize, 6);
-    });
+    }
 
     it("bootstraps a new partition as UNKNOWN and routes to it only after redistribution", async () => {
         await reset({ partitions: 2, partitionScaling: true });

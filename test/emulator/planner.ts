@@ -10,6 +10,7 @@ import { ClusterConfiguration, Operation, activeMemberIds, cloneConfiguration, l
 import { javaHashOrder, javaListString } from "./javaOrder";
 import { completeOperation, dropLeftMembers, initOperation } from "./operationEffects";
 import { roundRobinDistribution } from "./roundRobin";
+import type { Release } from "./settings";
 
 /** Highest partition id the protocol allows. */
 export const MAXIMUM_PARTITIONS = 8192;
@@ -70,12 +71,15 @@ function bootstrapPartition(partitionId: number, replicas: Map<number, number>):
 export interface ScaleOptions {
     replicationFactor?: number;
     partitionCount?: number;
+    /** 8.9 plans a change of the member set between PRE_SCALING and POST_SCALING (8.8 does not). */
+    release?: Release;
 }
 
 /**
  * Scale to exactly `target` members: BROKER_ADD for new members, the round-robin reassignment of
  * every partition over the target (with new partitions bootstrapped when the count grows), then
- * BROKER_REMOVE for members outside the target.
+ * BROKER_REMOVE for members outside the target. In 8.9, when the member set changes, the coordinator (the lowest
+ * current member) runs PRE_SCALING first and POST_SCALING last, each naming the final members.
  */
 export function planScale(config: ClusterConfiguration, target: Iterable<number>, options: ScaleOptions = {}): PlanOutcome {
     const targetIds = [...new Set(target)].sort((a, b) => a - b);
@@ -128,6 +132,11 @@ export function planScale(config: ClusterConfiguration, target: Iterable<number>
 
     for (const brokerId of javaHashOrder(currentIds.filter((id) => !targetIds.includes(id)))) {
         operations.push({ kind: "MEMBER_LEAVE", brokerId });
+    }
+    const membersChange = targetIds.length !== currentIds.length || targetIds.some((id) => !currentIds.includes(id));
+    if (options.release === "8.9" && membersChange) {
+        operations.unshift({ kind: "PRE_SCALING", brokerId: coordinator, members: targetIds });
+        operations.push({ kind: "POST_SCALING", brokerId: coordinator, members: targetIds });
     }
     return { operations };
 }

@@ -16,7 +16,16 @@ export interface Member {
     invitePending: boolean;
 }
 
+/**
+ * The platform release the management API and the gateway answer as: 8.9 (the newest release line) plans scale
+ * changes between PRE_SCALING and POST_SCALING and reports the cluster id; 8.8 does neither.
+ */
+export type Release = "8.8" | "8.9";
+
+export const RELEASES: readonly Release[] = ["8.8", "8.9"];
+
 export interface Settings {
+    release: Release;
     /** Time each operation of a change takes. */
     opMs: number;
     tokenLifetimeSeconds: number;
@@ -39,6 +48,7 @@ export const DEFAULT_MEMBERS: Member[] = [
 ];
 
 export const DEFAULT_SETTINGS: Settings = {
+    release: "8.9",
     opMs: 200,
     tokenLifetimeSeconds: 300,
     rateLimitBlockSeconds: 10,
@@ -111,7 +121,7 @@ function members(value: unknown): Member[] {
     });
 }
 
-const SETTING_KEYS = ["opMs", "tokenLifetimeSeconds", "rateLimitBlockSeconds", "clients", "members", "patchSupported", "partitionScaling"];
+const SETTING_KEYS = ["release", "opMs", "tokenLifetimeSeconds", "rateLimitBlockSeconds", "clients", "members", "patchSupported", "partitionScaling"];
 const LAYOUT_KEYS = ["brokers", "partitions", "replicationFactor", "running"];
 
 function rejectUnknownKeys(body: Json, allowed: string[]): void {
@@ -121,6 +131,10 @@ function rejectUnknownKeys(body: Json, allowed: string[]): void {
 
 function settingsFrom(body: Json): Partial<Settings> {
     const patch: Partial<Settings> = {};
+    if (body.release !== undefined) {
+        if (!RELEASES.includes(body.release as Release)) throw new ControlError(`release must be one of ${RELEASES.join(", ")}`);
+        patch.release = body.release as Release;
+    }
     const opMs = nonNegativeNumber(body, "opMs");
     if (opMs !== undefined) patch.opMs = opMs;
     const lifetime = nonNegativeNumber(body, "tokenLifetimeSeconds");

@@ -168,6 +168,24 @@ describe("sdk schemas: shapes of other releases", () => {
         assert.equal(done.lastCompletedChangeId, 12);
     });
 
+    it("gateway topology: 8.9's cluster id (a string, or null while unknown), every partition role and health", () => {
+        const topology = decodeOk(decodeTopology, fixture("shape-8.9-topology.json"));
+        assert.equal(topology.clusterId, "3f1c2b0e-6a7d-4e21-9c55-0b8f4d2a7e10");
+        assert.equal(topology.lastCompletedChangeId, null, '"-1" means no change completed');
+        assert.deepEqual(
+            topology.brokers[0].partitions.map((p) => `${p.partitionId}:${p.role}/${p.health}`),
+            ["1:leader/healthy", "2:follower/unhealthy", "3:inactive/dead"],
+        );
+        const unknownCluster = decodeOk(decodeTopology, { ...(fixture("shape-8.9-topology.json") as object), clusterId: null });
+        assert.equal(unknownCluster.clusterId, undefined);
+        // A role or health a later release adds is read as it is.
+        const newer = decodeOk(decodeTopology, {
+            ...(fixture("shape-8.9-topology.json") as object),
+            brokers: [{ nodeId: 0, host: "h", port: 1, partitions: [{ partitionId: 1, role: "learner", health: "recovering" }], version: "9.0.0" }],
+        });
+        assert.deepEqual(newer.brokers[0].partitions[0], { partitionId: 1, role: "learner", health: "recovering" });
+    });
+
     it("token response and member list", () => {
         const token = decodeOk(decoder("token response", tokenResponseSchema), fixture("shape-token-response.json"));
         assert.equal(token.expires_in, 300);
