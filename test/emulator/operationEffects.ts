@@ -232,8 +232,8 @@ export function completeOperation(config: ClusterConfiguration, op: Operation, n
             }
             return undefined;
         }
+        // PRE_SCALING and POST_SCALING prepare and release node-id leases, which are outside the configuration.
         case "AWAIT_RELOCATION":
-        // The node-id leases they prepare and release are outside the configuration.
         case "PRE_SCALING":
         case "POST_SCALING":
             return undefined;
