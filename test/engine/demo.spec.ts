@@ -38,7 +38,8 @@ describe("demo (npm run demo)", function () {
 
         const [up, afterUp] = rest.split("=== Topology reported by the gateway");
         assert.match(up, /change 2 accepted/);
-        assert.match(up, /\[1\/\d+\] BROKER_ADD broker 3/);
+        assert.match(up, /change 2 \[\d+\/(\d+)\] [A-Z_]+ broker \d/, "progress is shown while the change runs");
+        assert.match(up, /change 2 \[(\d+)\/\1\] done/);
         assert.match(up, /change 2 completed: 5 brokers, 8 partitions, replication factor 3/);
 
         const [topology, afterTopology] = afterUp.split("=== pulumi preview again");

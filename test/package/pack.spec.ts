@@ -179,13 +179,14 @@ describe("the packed package, installed in a consumer project", function () {
             .map((entry) => `${entry.method} ${entry.path}${entry.query.dryRun ? "?dryRun=true" : ""} ${entry.status}`);
 
     it("npm pack ships compiled JavaScript and declarations only: no TypeScript sources, no tests", () => {
-        const entries = ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/kubernetes.js", "kubernetes/package.json"];
+        const entries = ["package.json", "README.md", "CHANGELOG.md", "dist/index.js", "dist/index.d.ts", "dist/kubernetes.js", "kubernetes/package.json"];
         for (const file of [...entries, "dist/provider/clusterScale/provider.js", "dist/provider/adminClient/provider.js", "dist/sdk/index.d.ts"]) {
             assert.ok(packedFiles.includes(file), `${file} is not in the package`);
         }
         // kubernetes/package.json makes `pulumi-platform/kubernetes` resolve without an exports map.
         const unexpected = packedFiles.filter(
-            (file) => !["package.json", "README.md", "LICENSE", "kubernetes/package.json"].includes(file) && !/^dist\/.+\.(js|d\.ts)$/.test(file),
+            (file) =>
+                !["package.json", "README.md", "CHANGELOG.md", "LICENSE", "kubernetes/package.json"].includes(file) && !/^dist\/.+\.(js|d\.ts)$/.test(file),
         );
         assert.deepEqual(unexpected, []);
         const manifest = JSON.parse(readFileSync(join(consumer, "node_modules", "pulumi-platform", "package.json"), "utf8")) as Record<string, unknown>;
@@ -244,7 +245,7 @@ describe("the packed package, installed in a consumer project", function () {
             const { result, requests } = await pulumi("preview");
             const hostLines = result.diagnostics.map((diagnostic) => diagnostic.line);
             assert.ok(
-                hostLines.some((line) => line.startsWith('ClusterScale "cluster": up will apply 6 operations (change 2)')),
+                hostLines.some((line) => line.startsWith('ClusterScale "cluster": up will apply 8 operations (change 2)')),
                 result.stdout,
             );
             assert.ok(hostLines.includes("  brokers added: 3"), result.stdout);

@@ -105,7 +105,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         it("up fails as a partial failure that keeps the change id (and __provider) in state", async () => {
             const run = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1 });
             const stderr = failed(run);
-            assert.match(stderr, /change \d+ did not complete within timeoutSeconds \(1 s\) \(0\/6 operations done; running: BROKER_ADD broker 3\)/);
+            assert.match(stderr, /change \d+ did not complete within timeoutSeconds \(1 s\) \(1\/8 operations done; running: BROKER_ADD broker 3\)/);
             assert.match(stderr, /it keeps running: the next up waits for it instead of sending a new request/);
             assert.deepStrictEqual(mutating(run.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
             const state = run.resource!;
@@ -145,10 +145,10 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
             );
             succeeded(run);
             assert.deepStrictEqual(mutating(run.requests), [], "a second scale request was sent");
-            assert.ok(printed(run, `change ${changeId} [1/6] BROKER_ADD broker 3`), run.result.stdout);
+            assert.ok(printed(run, `change ${changeId} [2/8] BROKER_ADD broker 3`), run.result.stdout);
             assert.strictEqual(output(run, "changeId"), changeId);
             assert.strictEqual(output<ChangeRecord>(run, "lastChange").status, "COMPLETED");
-            assert.strictEqual(output<unknown[]>(run, "plannedChanges").length, 6, "the plan of the resumed change is kept");
+            assert.strictEqual(output<unknown[]>(run, "plannedChanges").length, 8, "the plan of the resumed change is kept");
             assert.deepStrictEqual(
                 layout(output<BrokerLayout[]>(run, "topology")).map((broker) => broker.id),
                 [0, 1, 2, 3],
@@ -170,7 +170,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         assert.deepStrictEqual(mutating(run.requests), []);
         assert.ok(printed(run, "the cluster has the requested layout", "nothing to send"), run.result.stdout);
         assert.strictEqual(output(run, "changeId"), changeId);
-        assert.strictEqual(output<unknown[]>(run, "plannedChanges").length, 6, "the plan of the change the earlier run sent is kept");
+        assert.strictEqual(output<unknown[]>(run, "plannedChanges").length, 8, "the plan of the change the earlier run sent is kept");
     });
 
     it("with cancelOnTimeout, a change that outlasts the timeout is cancelled; destroy sends nothing; the next up plans anew", async () => {

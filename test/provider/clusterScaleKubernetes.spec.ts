@@ -43,7 +43,7 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
         const args = { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig() }) };
         const preview = await fixture.run("preview", args, { config: NO_URL });
         succeeded(preview);
-        assert.ok(printed(preview, "up will apply 6 operations"), preview.result.stdout);
+        assert.ok(printed(preview, "up will apply 8 operations"), preview.result.stdout);
         assert.deepStrictEqual(mutating(preview.requests), []);
 
         const up = await fixture.run("up", args, { config: NO_URL });

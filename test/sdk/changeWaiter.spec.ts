@@ -127,7 +127,7 @@ describe("sdk change waiter", () => {
     });
 
     it("a cancelled change is ChangeCancelledError with the progress reached", async () => {
-        startBrokers(emulator(), [3, 4]); // broker 5 never starts: the change holds after two operations
+        startBrokers(emulator(), [3, 4]); // broker 5 never starts: the change holds after PRE_SCALING and two BROKER_ADDs
         const plan = await cluster().scaleBrokers([0, 1, 2, 3, 4, 5]);
         let cancelling: Promise<unknown> | undefined;
         const error = await rejection(
@@ -135,7 +135,7 @@ describe("sdk change waiter", () => {
                 changeId: plan.changeId,
                 cluster: cluster(),
                 onProgress: (progress) => {
-                    if (progress.completed >= 2 && cancelling === undefined) cancelling = cluster().cancelChange(plan.changeId);
+                    if (progress.completed >= 3 && cancelling === undefined) cancelling = cluster().cancelChange(plan.changeId);
                 },
             }),
         );
@@ -144,11 +144,11 @@ describe("sdk change waiter", () => {
         assert.equal(error.changeId, plan.changeId);
         assert.deepEqual(error.progress, {
             changeId: plan.changeId,
-            completed: 2,
+            completed: 3,
             total: plan.plannedChanges.length,
             current: { operation: "BROKER_ADD", brokerId: 5 },
         });
-        assert.match(error.message, /cancelled \(2\/\d+ operations completed\)/);
+        assert.match(error.message, /cancelled \(3\/\d+ operations completed\)/);
     });
 
     it("a change followed by a newer one: COMPLETED while the newer runs, ChangeSupersededError once it ended", async () => {
@@ -168,18 +168,18 @@ describe("sdk change waiter", () => {
     });
 
     it("times out with ChangeTimeoutError carrying the change id and the progress; the change is left running", async () => {
-        startBrokers(emulator(), [3]); // broker 4 never starts: the change stalls at its BROKER_ADD
+        startBrokers(emulator(), [3]); // broker 4 never starts: the change stalls at its BROKER_ADD (after PRE_SCALING and broker 3's)
         const plan = await cluster().scaleBrokers([0, 1, 2, 3, 4]);
         const error = await rejection(waitForChange({ changeId: plan.changeId, cluster: cluster(), timeoutMs: 300 }));
         assert.ok(error instanceof ChangeTimeoutError);
         assert.equal(error.changeId, plan.changeId);
         assert.deepEqual(error.progress, {
             changeId: plan.changeId,
-            completed: 1,
+            completed: 2,
             total: plan.plannedChanges.length,
             current: { operation: "BROKER_ADD", brokerId: 4 },
         });
-        assert.match(error.message, /1\/\d+ operations completed/);
+        assert.match(error.message, /2\/\d+ operations completed/);
         assert.equal((await cluster().getCluster()).pendingChange?.id, plan.changeId);
     });
 

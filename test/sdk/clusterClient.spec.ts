@@ -44,7 +44,11 @@ describe("sdk cluster client", () => {
             // Broker 3 is not running yet: the change waits at its BROKER_ADD, so it is still pending below.
             const plan = await cluster().scaleBrokers([0, 1, 2, 3]);
             assert.equal(plan.changeId, 2);
-            assert.deepEqual(plan.plannedChanges[0], { operation: "BROKER_ADD", brokerId: 3, brokers: [] });
+            // The newest release opens a change of the member set with PRE_SCALING (coordinator, final members).
+            assert.deepEqual(plan.plannedChanges.slice(0, 2), [
+                { operation: "PRE_SCALING", brokerId: 0, brokers: [0, 1, 2, 3] },
+                { operation: "BROKER_ADD", brokerId: 3, brokers: [] },
+            ]);
             assert.ok(plan.expectedTopology.some((broker) => broker.id === 3 && broker.partitions.length > 0));
             assert.equal(plan.currentTopology.length, 3);
             const [post] = mutations();
@@ -102,8 +106,9 @@ describe("sdk cluster client", () => {
             const plan = await cluster().patchCluster({ brokers: { add: [3, 4] } }, { dryRun: true });
             assert.equal(plan.changeId, 2);
             assert.deepEqual(
-                plan.plannedChanges.slice(0, 2).map((op) => [op.operation, op.brokerId]),
+                plan.plannedChanges.slice(0, 3).map((op) => [op.operation, op.brokerId]),
                 [
+                    ["PRE_SCALING", 0],
                     ["BROKER_ADD", 3],
                     ["BROKER_ADD", 4],
                 ],
