@@ -118,7 +118,8 @@ export async function runCommand(args: CliArguments, base: Omit<OperationOptions
     const passes: PassResult[] = [];
     const previewFirst = args.command !== "preview" && !args.skipPreview;
     if (previewFirst) {
-        const preview = args.command === "up" ? await previewInItsOwnProcess(args, base) : await runPass({ ...options, dryRun: true });
+        const ownProcess = args.command === "up" && !base.inProcess;
+        const preview = ownProcess ? await previewInItsOwnProcess(args, base) : await runPass({ ...options, dryRun: true });
         passes.push(preview);
         if (!preview.ok || args.previewOnly) return { ok: preview.ok, passes };
         base.writeOut("");

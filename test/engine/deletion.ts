@@ -1,7 +1,7 @@
 // Deleting resources as the engine does: dependents before what they depend on (children before parents, resources
 // before their provider); only custom dynamic resources reach the provider.
 import { Display } from "./display";
-import { DynamicHost } from "./dynamicHost";
+import type { ProviderPlugin } from "./dynamicHost";
 import { LiveState } from "./liveState";
 import { unwrapSecretsInMap } from "./propertyValues";
 import { PendingDelete, ResourceState } from "./stateFile";
@@ -46,14 +46,14 @@ export function needsProviderDelete(resource: ResourceState): boolean {
     return resource.custom && isDynamicType(resource.type) && !resource.pendingReplacement;
 }
 
-export async function deleteWithProvider(host: DynamicHost, urn: string, resource: ResourceState, live: LiveState): Promise<void> {
+export async function deleteWithProvider(host: ProviderPlugin, urn: string, resource: ResourceState, live: LiveState): Promise<void> {
     const id = resource.id;
     if (!id) throw new Error(`${urn} has no id to delete`);
     await live.track(urn, resource.type, "deleting", () => host.delete(urn, id, unwrapSecretsInMap(resource.outputs), unwrapSecretsInMap(resource.inputs)));
 }
 
 export interface DeletionContext {
-    host: () => Promise<DynamicHost>;
+    host: () => Promise<ProviderPlugin>;
     live: LiveState;
     display: Display;
     preview: boolean;

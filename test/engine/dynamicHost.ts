@@ -80,6 +80,9 @@ export class HostCallError extends Error {
     }
 }
 
+/** The calls the engine makes of a provider plugin: the real host process (DynamicHost) or InProcessHost. */
+export type ProviderPlugin = Pick<DynamicHost, "configure" | "check" | "diff" | "create" | "read" | "update" | "delete" | "stop">;
+
 /** Any string works: the host checks that the engine address argument exists and never connects to it. */
 const ENGINE_ADDRESS = "127.0.0.1:0";
 const START_TIMEOUT_MS = 30_000;

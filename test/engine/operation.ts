@@ -43,6 +43,8 @@ export interface PassOptions {
 export interface OperationOptions extends ProgramRun {
     /** Encrypts secret values in the state file (PULUMI_CONFIG_PASSPHRASE). */
     passphrase?: string;
+    /** The program and the provider in this process (InProcessHost), for the suites' matrices; see runPulumi. */
+    inProcess?: boolean;
     writeOut: (line: string) => void;
     writeErr: (line: string) => void;
 }
@@ -85,7 +87,7 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
         // recorded (a state without it, written before providers were recorded: this run's config, as the engine does).
         const currentInputs = providerInputsFor(config);
         const providerInputs = command === "preview" || command === "up" ? currentInputs : (live.get(providerUrn)?.inputs ?? currentInputs);
-        const providerHost = new ProviderHost(project, providerInputs, display);
+        const providerHost = new ProviderHost(project, providerInputs, display, options.inProcess ? "in-process" : "process");
         host = providerHost;
         // A destroy's preview asks no provider anything.
         if (!(command === "destroy" && dryRun)) providerHost.prestart();
@@ -101,7 +103,9 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
             case "preview":
             case "up": {
                 const deployment = new Deployment(dryRun, live, providerHost, display, { urn: providerUrn, inputs: currentInputs });
-                const program = await runProgram({ project, stack, config, preview: dryRun, handler: deployment });
+                const print = (stream: "stdout" | "stderr", text: string) =>
+                    text.split("\n").forEach(stream === "stdout" ? options.writeOut : options.writeErr);
+                const program = await runProgram({ project, stack, config, preview: dryRun, handler: deployment, inProcess: options.inProcess, print });
                 // Once a step has failed, the program's own errors are consequences of it.
                 if (!deployment.failed) {
                     // One error often rejects several of the runtime's promises: show each once.

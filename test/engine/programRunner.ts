@@ -1,12 +1,15 @@
 // Runs a Pulumi program in this process under the Pulumi runtime's mocks, the way the Node.js language host runs
 // it (inside the root stack resource), and hands each resource registration to the engine.
 //
-// Runtime state is process-wide: run one program per process.
+// Runtime state is process-wide: the engine runs one program per process (cli.ts). The in-process engine (for the
+// suites' matrices) runs one program at a time, each from a fresh load of its modules.
 import { RegisterResourceOutputsRequest, RegisterResourceRequest } from "@pulumi/pulumi/proto/resource_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Project, StackConfig } from "./project";
 import { isObject, PropertyMap, PropertyValue, UNKNOWN } from "./propertyValues";
 import { Registration, RegistrationResult } from "./deployment";
+import { capturePrinted } from "./inProcessHost";
+import { forgetModules, PACKAGE_DIST } from "./moduleCache";
 import { engineUrn } from "./urns";
 
 type Pulumi = typeof import("@pulumi/pulumi");
@@ -30,6 +33,10 @@ export interface ProgramRunOptions {
     config: StackConfig;
     preview: boolean;
     handler: RegistrationHandler;
+    /** In the test's process: the working directory stays, and the program's modules are loaded anew. */
+    inProcess?: boolean;
+    /** Where what the program prints goes, in-process. */
+    print?: (stream: "stdout" | "stderr", text: string) => void;
 }
 
 export interface ProgramRunResult {
@@ -40,12 +47,30 @@ export interface ProgramRunResult {
     errors: unknown[];
 }
 
-export async function runProgram(options: ProgramRunOptions): Promise<ProgramRunResult> {
+/** The errors of the program running now; rejections that arrive after it ended have nowhere to go and are dropped. */
+let programErrors: unknown[] = [];
+let listening = false;
+
+export function runProgram(options: ProgramRunOptions): Promise<ProgramRunResult> {
+    // In the test's process, what the program and the runtime print is the run's output (a process's stdout otherwise).
+    const print = options.print;
+    return options.inProcess && print ? capturePrinted(print, () => run(options)) : run(options);
+}
+
+async function run(options: ProgramRunOptions): Promise<ProgramRunResult> {
     const { project, stack, config, preview, handler } = options;
     const errors: unknown[] = [];
-    process.on("unhandledRejection", (reason: unknown) => errors.push(reason));
+    programErrors = errors;
+    if (!listening) {
+        process.on("unhandledRejection", (reason: unknown) => programErrors.push(reason));
+        listening = true;
+    }
     try {
-        process.chdir(project.dir);
+        if (options.inProcess) {
+            forgetModules(project.dir, PACKAGE_DIST);
+        } else {
+            process.chdir(project.dir);
+        }
         // The program's own copy of the SDK (the one its `import "@pulumi/pulumi"` loads) is the one to mock.
         // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module found at run time, by path
         const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [project.dir] })) as Pulumi;

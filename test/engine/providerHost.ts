@@ -5,28 +5,33 @@
 // What it is configured with is the default provider's inputs: in preview and up, the stack config of this run; in
 // refresh and destroy, the inputs the state recorded for the provider at the last up (the engine loads providers of
 // a refresh or a destroy from the snapshot: pkg/resource/deploy/providers/registry.go, Same).
-import { DynamicHost } from "./dynamicHost";
+import { DynamicHost, ProviderPlugin } from "./dynamicHost";
 import { Display } from "./display";
+import { InProcessHost } from "./inProcessHost";
 import { Project, StackConfig } from "./project";
 import { isSecret, makeSecret, PropertyMap, unwrapSecrets } from "./propertyValues";
 import { DYNAMIC_PACKAGE } from "./urns";
 
+/** Where the provider runs: the dynamic-provider host process, as the engine runs it, or this process (InProcessHost). */
+export type HostKind = "process" | "in-process";
+
 export class ProviderHost {
-    private spawned?: Promise<DynamicHost>;
-    private started?: Promise<DynamicHost>;
+    private spawned?: Promise<ProviderPlugin>;
+    private started?: Promise<ProviderPlugin>;
 
     constructor(
         private readonly project: Project,
         /** The default provider's inputs (see providerInputsFor). */
         private readonly inputs: PropertyMap,
         private readonly display: Display,
+        private readonly kind: HostKind = "process",
     ) {}
 
     prestart(): void {
         this.spawn().catch(() => undefined); // a failed start is reported by get()
     }
 
-    get(): Promise<DynamicHost> {
+    get(): Promise<ProviderPlugin> {
         this.started ??= this.start();
         return this.started;
     }
@@ -36,16 +41,13 @@ export class ProviderHost {
         await host?.stop();
     }
 
-    private spawn(): Promise<DynamicHost> {
-        this.spawned ??= DynamicHost.start({
-            cwd: this.project.dir,
-            project: this.project.name,
-            onLog: (stream, line) => this.display.diagnostic(stream, line),
-        });
+    private spawn(): Promise<ProviderPlugin> {
+        const options = { cwd: this.project.dir, project: this.project.name, onLog: this.display.diagnostic.bind(this.display) };
+        this.spawned ??= this.kind === "in-process" ? InProcessHost.start(options) : DynamicHost.start(options);
         return this.spawned;
     }
 
-    private async start(): Promise<DynamicHost> {
+    private async start(): Promise<ProviderPlugin> {
         const host = await this.spawn();
         try {
             await host.configure(this.inputs, configureVariables(this.inputs));

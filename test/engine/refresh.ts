@@ -9,14 +9,14 @@
 // - With PULUMI_ENABLE_LEGACY_REFRESH_DIFF set, no Diff: the step is `update` when the outputs changed.
 // Components, providers and resources waiting for their replacement are left as they are.
 import { Display } from "./display";
-import { DynamicHost } from "./dynamicHost";
+import type { ProviderPlugin } from "./dynamicHost";
 import { LiveState } from "./liveState";
 import { annotateSecrets, deepEqual, PropertyMap, unwrapSecretsInMap } from "./propertyValues";
 import { ResourceState } from "./stateFile";
 import { StepError } from "./stepError";
 import { isDynamicType } from "./urns";
 
-export async function refresh(live: LiveState, host: () => Promise<DynamicHost>, display: Display): Promise<void> {
+export async function refresh(live: LiveState, host: () => Promise<ProviderPlugin>, display: Display): Promise<void> {
     const legacyDiff = legacyRefreshDiff();
     for (const [urn, resource] of live.entries()) {
         if (!isReadable(resource)) {
@@ -52,7 +52,7 @@ export async function refresh(live: LiveState, host: () => Promise<DynamicHost>,
 }
 
 /** The refresh diff: what an `up` of the unchanged program would see, the program's old inputs as the new ones. */
-async function differs(provider: DynamicHost, urn: string, refreshed: ResourceState, oldInputs: PropertyMap): Promise<boolean> {
+async function differs(provider: ProviderPlugin, urn: string, refreshed: ResourceState, oldInputs: PropertyMap): Promise<boolean> {
     const diff = await provider.diff(
         urn,
         refreshed.id ?? "",

@@ -1,8 +1,13 @@
 // The library entry for tests, benchmarks and the demo: runs one command in a child process (cli.ts under ts-node)
 // so module and runtime state never leak between runs, and collects what it printed and produced.
+//
+// `inProcess: true` runs the same engine in this process instead: the program under the runtime's mocks, the provider
+// loaded as the host loads it (InProcessHost, its modules anew for every pass), one run at a time. It costs
+// milliseconds instead of several Node processes: for the cases of a matrix. What only the real host process, the
+// gRPC marshalling or a process of its own shows needs the default.
 import * as fs from "fs";
 import * as path from "path";
-import { cliArguments } from "./cli";
+import { cliArguments, OperationResult, runCommand } from "./cli";
 import { Diagnostic, StepRecord } from "./display";
 import { runEngineProcess } from "./engineProcess";
 import { PassResult, ProgramRun } from "./operation";
@@ -19,6 +24,8 @@ export interface RunPulumiOptions extends ProgramRun {
     onLine?: (stream: "stdout" | "stderr", line: string) => void;
     /** Aborting kills the run at once (SIGKILL), as an interrupted CLI would be; its host goes with it. */
     signal?: AbortSignal;
+    /** The engine, the program and the provider in this process (see above); no signal, no time limit. */
+    inProcess?: boolean;
 }
 
 export interface RunPulumiResult {
@@ -55,19 +62,21 @@ export async function runPulumi(options: RunPulumiOptions): Promise<RunPulumiRes
     const env = { ...process.env, ...options.env };
     const out: string[] = [];
     const err: string[] = [];
-    // ts-node stays registered for the program's own TypeScript; the engine itself runs compiled when it can.
-    const { exitCode, result } = await runEngineProcess({
-        entry: ["-r", require.resolve("ts-node/register/transpile-only"), engineEntry()],
-        args: cliArguments({ ...options, programDir, stateFile }),
-        cwd: REPOSITORY_ROOT,
-        env,
-        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        onLine: (stream, line) => {
-            (stream === "stdout" ? out : err).push(line);
-            options.onLine?.(stream, line);
-        },
-        signal: options.signal,
-    });
+    const onLine = (stream: "stdout" | "stderr", line: string) => {
+        (stream === "stdout" ? out : err).push(line);
+        options.onLine?.(stream, line);
+    };
+    const { exitCode, result } = options.inProcess
+        ? await runInThisProcess({ ...options, programDir, stateFile }, onLine)
+        : await runEngineProcess({
+              entry: ["-r", require.resolve("ts-node/register/transpile-only"), engineEntry()],
+              args: cliArguments({ ...options, programDir, stateFile }),
+              cwd: REPOSITORY_ROOT,
+              env,
+              timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+              onLine,
+              signal: options.signal,
+          });
     const passes = result?.passes ?? [];
     const last = passes[passes.length - 1];
     const errors = passes.flatMap((pass) => pass.errors);
@@ -89,6 +98,47 @@ export async function runPulumi(options: RunPulumiOptions): Promise<RunPulumiRes
         outputs: last?.outputs ?? {},
         state,
     };
+}
+
+/** In-process runs one at a time: they share this process's environment, module cache and Pulumi runtime. */
+let inProcessQueue: Promise<unknown> = Promise.resolve();
+
+async function runInThisProcess(
+    options: RunPulumiOptions & { programDir: string; stateFile: string },
+    onLine: (stream: "stdout" | "stderr", line: string) => void,
+): Promise<{ exitCode: number; result: OperationResult }> {
+    if (options.signal) throw new Error("an in-process run cannot be interrupted: run it in a process of its own");
+    const run = inProcessQueue.then(async () => {
+        const saved = Object.fromEntries(Object.keys(options.env ?? {}).map((name) => [name, process.env[name]]));
+        Object.assign(process.env, options.env);
+        try {
+            const result = await runCommand(
+                {
+                    command: options.command,
+                    programDir: options.programDir,
+                    stack: options.stack,
+                    config: options.config ?? {},
+                    secrets: options.secrets ?? {},
+                    stateFile: options.stateFile,
+                    ...(options.skipPreview ? { skipPreview: true } : {}),
+                },
+                {
+                    passphrase: process.env.PULUMI_CONFIG_PASSPHRASE,
+                    inProcess: true,
+                    writeOut: (line) => onLine("stdout", line),
+                    writeErr: (line) => onLine("stderr", line),
+                },
+            );
+            return { exitCode: result.ok ? 0 : 1, result };
+        } finally {
+            for (const [name, value] of Object.entries(saved)) {
+                if (value === undefined) delete process.env[name];
+                else process.env[name] = value;
+            }
+        }
+    });
+    inProcessQueue = run.catch(() => undefined);
+    return run;
 }
 
 /**

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { RequestLogEntry, RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { SecretLedger } from "../support/secretScan";
-import { producedTexts, runStack } from "../support/stack";
+import { FixtureEngine, producedTexts, runStack } from "../support/stack";
 import { Command, RunPulumiResult } from "../engine";
 
 export const PROGRAMS = join(__dirname, "programs");
@@ -32,7 +32,8 @@ const PASSPHRASE = "admin-client-tests";
  * tests of a block that tells one story.
  */
 export function useAdminEmulator(options: { resetEach?: boolean } = {}): () => RunningEmulator {
-    return useEmulator({ opMs: 10, clients: [CLIENT, { ...CLIENT, clientSecret: ROTATED_SECRET }] }, options);
+    // No token rate limit: runs follow each other faster than the issuer's spacing (its limit has tests of its own).
+    return useEmulator({ opMs: 10, rateLimitBlockSeconds: 0, clients: [CLIENT, { ...CLIENT, clientSecret: ROTATED_SECRET }] }, options);
 }
 
 /** A private directory for each test (or, with `perTest: false`, for the whole block), removed afterwards. */
@@ -86,6 +87,8 @@ export class AdminStack {
         private readonly emulator: () => RunningEmulator,
         private readonly workDir: () => string,
         private readonly stateName = "state.json",
+        /** Where the runs go (see FixtureEngine): these suites try many cases of a behaviour, in the test's process. */
+        private readonly engine: FixtureEngine = "in-process",
     ) {}
 
     get stateFile(): string {
@@ -96,7 +99,7 @@ export class AdminStack {
         return join(this.workDir(), "tokens");
     }
 
-    /** Runs one operation in its own process; the request log covers exactly this run. */
+    /** Runs one operation; the request log covers exactly this run. */
     async run(command: Command, options: RunOptions = {}): Promise<AdminRun> {
         this.emulator().control.clearRequests();
         const stack = {
@@ -106,7 +109,7 @@ export class AdminStack {
             tokenCacheDir: this.tokenCacheDir,
             passphrase: PASSPHRASE,
         };
-        const result = await runStack(stack, command, options);
+        const result = await runStack(stack, command, { ...options, inProcess: this.engine === "in-process" });
         const requests = this.emulator().control.requests();
         return {
             result,

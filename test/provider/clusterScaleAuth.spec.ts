@@ -10,7 +10,7 @@ import { ClusterScaleFixture, ScaleRun, failed, mutating, output, succeeded } fr
 
 describe("ClusterScale: credentials for the management API", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    const fixture = new ClusterScaleFixture("in-process");
 
     before(() => fixture.start());
     after(() => fixture.stop());

@@ -9,7 +9,7 @@ import { ClusterScaleFixture, dryRuns, failed, layout, mutating, output, printed
 
 describe("ClusterScale on the cluster's bad days", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    const fixture = new ClusterScaleFixture("in-process");
     const gatewayUrl = (): string => fixture.emulator.gatewayUrl;
     const replicasOf = (brokers: BrokerLayout[]): Record<number, number> => {
         const counts: Record<number, number> = {};

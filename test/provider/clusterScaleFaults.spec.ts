@@ -9,7 +9,7 @@ import { ClusterScaleFixture, dryRuns, failed, layout, mutating, output, printed
 
 describe("ClusterScale: faults, timeouts and changes started elsewhere", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    const fixture = new ClusterScaleFixture("in-process");
 
     before(() => fixture.start());
     after(() => fixture.stop());

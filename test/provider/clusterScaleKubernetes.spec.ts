@@ -15,7 +15,7 @@ const NO_URL = { "platform:managementUrl": "" };
 
 describe("ClusterScale through the Kubernetes API server (service proxy)", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    const fixture = new ClusterScaleFixture("in-process");
     let tls: TlsMaterial;
     let apiServer: KubeApiServer;
     const route = (extra: Record<string, unknown> = {}) => ({ namespace: "camunda", service: "platform-gateway", gatewayPort: 8080, ...extra });

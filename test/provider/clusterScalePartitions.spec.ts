@@ -6,7 +6,7 @@ import { ClusterScaleFixture, apiLayout, dryRuns, failed, layout, mutating, outp
 
 describe("ClusterScale: partition count", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    const fixture = new ClusterScaleFixture("in-process");
 
     before(() => fixture.start());
     after(() => fixture.stop());

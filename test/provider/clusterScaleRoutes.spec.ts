@@ -15,7 +15,7 @@ const GRPC_DIRECT = { no_grpc_proxy: "127.0.0.1,localhost" };
 
 describe("ClusterScale through HTTPS with a private CA, client certificates and proxies", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    const fixture = new ClusterScaleFixture("in-process");
     let tls: TlsMaterial;
     let front: HttpsFront;
     let mutualFront: HttpsFront;

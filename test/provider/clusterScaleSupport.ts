@@ -7,7 +7,7 @@ import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import type { BrokerState } from "../../sdk/schemas";
 import { RequestLogEntry, ResetBody, RunningEmulator, startEmulator } from "../emulator";
 import { Command, RunPulumiResult } from "../engine";
-import { runStack } from "../support/stack";
+import { FixtureEngine, runStack } from "../support/stack";
 import type { ResourceState } from "../engine";
 
 export const PROGRAM = path.join(__dirname, "programs", "cluster-scale");
@@ -40,6 +40,8 @@ export interface RunOptions {
     onLine?: (line: string) => void;
     /** `--skip-preview`: no preview pass before up, refresh or destroy. */
     skipPreview?: boolean;
+    /** The engine in this process (runPulumi's inProcess): for the cases of a matrix. */
+    inProcess?: boolean;
 }
 
 export interface ScaleRun {
@@ -64,6 +66,8 @@ export class ClusterScaleFixture {
     private directory = "";
     private stateFile = "";
     private stateNumber = 0;
+
+    constructor(private readonly engine: FixtureEngine = "process") {}
 
     async start(): Promise<void> {
         this.emulator = await startEmulator({ opMs: 10 });
@@ -111,7 +115,8 @@ export class ClusterScaleFixture {
         const { kubernetes, ...scale } = args;
         const config = { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(scale), ...options.config };
         const secrets = { ...(kubernetes === undefined ? {} : { kubernetes: JSON.stringify(kubernetes) }), ...options.secrets };
-        const result = await runStack(stack, command, { ...options, config, secrets });
+        const inProcess = options.inProcess ?? this.engine === "in-process";
+        const result = await runStack(stack, command, { ...options, config, secrets, inProcess });
         const requests = this.emulator.control.requests().filter((entry) => entry.interface === "management" || entry.interface === "gateway");
         const hostLines = result.diagnostics.map((diagnostic) => diagnostic.line);
         return { result, requests, hostLines, resource: result.state.resources[URN] };

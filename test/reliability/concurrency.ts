@@ -58,6 +58,7 @@ export function concurrency(lab: Lab): Section {
                         command: "up",
                         scale: { brokers: writer.brokers },
                         clearLog: false,
+                        ownProcess: true,
                         onLine: (line) => observe(writer, line),
                     });
                     ended.set(writer, run);

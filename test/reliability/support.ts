@@ -53,7 +53,13 @@ export interface RunSpec {
     /** false: keep the emulator's request log as it is (concurrent runs); default: cleared before the run. */
     clearLog?: boolean;
     onLine?: (line: string) => void;
+    /** Kills the run (in a process of its own). */
     signal?: AbortSignal;
+    /**
+     * The engine in processes of its own, as the CLI runs: for runs at the same time. Default: in this process (one run
+     * at a time, the same engine and provider code; see runPulumi's inProcess).
+     */
+    ownProcess?: boolean;
 }
 
 export interface LabRun {
@@ -135,7 +141,13 @@ export class Lab {
             if (spec.clearLog !== false) emulator.control.clearRequests();
             before = emulator.control.requests().length;
             const testStack = { programDir: PROGRAM, stack: "test", stateFile: stack.stateFile, tokenCacheDir: stack.tokenDir, passphrase: PASSPHRASE };
-            result = await runStack(testStack, spec.command, { config, secrets, onLine: spec.onLine, signal: spec.signal });
+            result = await runStack(testStack, spec.command, {
+                config,
+                secrets,
+                onLine: spec.onLine,
+                signal: spec.signal,
+                inProcess: !spec.ownProcess && spec.signal === undefined,
+            });
         } finally {
             this.release();
         }

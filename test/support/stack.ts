@@ -12,6 +12,13 @@ export interface TestStack {
     passphrase: string;
 }
 
+/**
+ * Where a fixture's runs go: "process" runs the engine as the CLI does (the program and the dynamic-provider host in
+ * processes of their own), for the suites that tell one story of what a user runs; "in-process" runs the same engine
+ * and provider code in the test's process (runPulumi's inProcess), for the suites that try many cases of one behaviour.
+ */
+export type FixtureEngine = "process" | "in-process";
+
 export interface StackRunOptions {
     config?: Record<string, string>;
     secrets?: Record<string, string>;
@@ -21,9 +28,11 @@ export interface StackRunOptions {
     signal?: AbortSignal;
     /** `--skip-preview`: no preview pass before up, refresh or destroy. */
     skipPreview?: boolean;
+    /** The engine in this process (runPulumi's inProcess): for the cases of a matrix. */
+    inProcess?: boolean;
 }
 
-/** Runs one operation of the stack's program in a process of its own. */
+/** Runs one operation of the stack's program (in processes of its own unless inProcess). */
 export function runStack(stack: TestStack, command: Command, options: StackRunOptions = {}): Promise<RunPulumiResult> {
     return runPulumi({
         command,
@@ -36,6 +45,7 @@ export function runStack(stack: TestStack, command: Command, options: StackRunOp
         onLine: options.onLine && ((_stream, line) => options.onLine!(line)),
         signal: options.signal,
         skipPreview: options.skipPreview,
+        inProcess: options.inProcess,
     });
 }
 
