@@ -85,7 +85,8 @@ describe("emulator: gateway topology", () => {
         await http("POST", control("/brokers/2/stop")); // the first join is broker 2's, of partition 1: hold it there
         const accepted = await http("POST", management("/brokers?replicationFactor=3"), { body: [0, 1, 2] });
         assert.equal(accepted.status, 202, accepted.text);
-        await holdStartedOperation(emulator().controlUrl, 2, 5);
+        // The join stays in progress on the running broker: its operation time outlasts the test.
+        await holdStartedOperation(emulator().controlUrl, 2, 600_000);
         await http("POST", control("/brokers/2/start"));
         const joining = await topology();
         assert.deepEqual(
