@@ -21,6 +21,10 @@ export const KNOWN_OPERATIONS = [
     "AWAIT_RELOCATION",
     "PRE_SCALING",
     "POST_SCALING",
+    "UPDATE_ROUTING_STATE",
+    "DELETE_HISTORY",
+    "UPDATE_INCARNATION_NUMBER",
+    "PARTITION_DELETE_EXPORTER",
 ] as const;
 
 /** `string & {}` keeps a union open without collapsing it into `string` for editors. */

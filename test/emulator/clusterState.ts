@@ -45,7 +45,8 @@ export type Operation =
     | { kind: "MEMBER_LEAVE"; brokerId: number }
     | { kind: "MEMBER_REMOVE"; brokerId: number; removedId: number }
     | { kind: "PARTITION_JOIN"; brokerId: number; partitionId: number; priority: number }
-    | { kind: "PARTITION_LEAVE"; brokerId: number; partitionId: number }
+    /** `minimumReplicas`: how many replicas must stay (1; a purge lets the last one leave too, 0). */
+    | { kind: "PARTITION_LEAVE"; brokerId: number; partitionId: number; minimumReplicas?: number }
     | { kind: "PARTITION_RECONFIGURE_PRIORITY"; brokerId: number; partitionId: number; priority: number }
     | { kind: "PARTITION_FORCE_RECONFIGURE"; brokerId: number; partitionId: number; members: number[] }
     | { kind: "PARTITION_BOOTSTRAP"; brokerId: number; partitionId: number; priority: number }
@@ -53,7 +54,11 @@ export type Operation =
     | { kind: "AWAIT_REDISTRIBUTION"; brokerId: number }
     | { kind: "AWAIT_RELOCATION"; brokerId: number }
     /** 8.9: before and after a change of the member set, run by the coordinator with the final members (node-id leases). */
-    | { kind: "PRE_SCALING" | "POST_SCALING"; brokerId: number; members: number[] };
+    | { kind: "PRE_SCALING" | "POST_SCALING"; brokerId: number; members: number[] }
+    /** A purge: the data is deleted and the cluster's incarnation number raised, by the first member. */
+    | { kind: "DELETE_HISTORY" | "UPDATE_INCARNATION_NUMBER"; brokerId: number }
+    /** PATCH /routing-state: the given routing state, or (without one) the engine's own, which the emulator keeps as is. */
+    | { kind: "UPDATE_ROUTING_STATE"; brokerId: number; routing?: RoutingState };
 
 export interface CompletedOperation {
     operation: Operation;

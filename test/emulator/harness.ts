@@ -126,7 +126,7 @@ export function layout(brokers: BrokerLike[]): string {
 
 interface OperationLike {
     operation: string;
-    brokerId: number;
+    brokerId?: number;
     partitionId?: number;
     priority?: number;
     brokers?: number[];
@@ -155,7 +155,7 @@ export function plan(operations: OperationLike[]): string[] {
             case "POST_SCALING":
                 return `${op.operation} by ${op.brokerId} [${op.brokers?.join(",")}]`;
             default:
-                return `${op.operation}(${op.brokerId})`;
+                return op.brokerId === undefined ? op.operation : `${op.operation}(${op.brokerId})`;
         }
     });
 }

@@ -5,10 +5,10 @@
 // cannot reach it and answers 502, as the reference does.
 
 import { Cluster } from "./cluster";
-import { activeMemberIds, lowestMemberId, Operation } from "./clusterState";
+import { activeMemberIds, lowestMemberId, Operation, RoutingState } from "./clusterState";
 import { Call, Reply, jsonReply, textReply } from "./httpServer";
 import { plannedOperationsJson, topologyJson } from "./managementJson";
-import { PlanOutcome, planAddMembers, planForceRetain, planRemoveMembers, planScale } from "./planner";
+import { PlanOutcome, planAddMembers, planForceRetain, planPurge, planRemoveMembers, planRoutingState, planScale } from "./planner";
 import { Release, Settings } from "./settings";
 import {
     BindingError,
@@ -90,6 +90,14 @@ class ClusterEndpoint {
         const segments = call.path.slice(base.length + 1).split("/");
         if (segments.some((s) => s === "")) return springError(404, call.path);
 
+        if (segments.length === 1 && segments[0] === "purge") {
+            if (call.method !== "POST") return springError(405, call.path, { allow: "POST" });
+            return this.unreachable(this.defaultCoordinator()) ?? this.respond(planPurge(this.cluster.config), booleanParam(call.query, "dryRun"));
+        }
+        if (segments.length === 1 && segments[0] === "routing-state") {
+            if (call.method !== "PATCH") return springError(405, call.path, { allow: "PATCH" });
+            return this.routingState(call);
+        }
         if (segments.length === 1) {
             if (call.method !== "POST") return springError(405, call.path, { allow: "POST" });
             if (!isJsonContent(call)) return springError(415, call.path);
@@ -222,6 +230,15 @@ class ClusterEndpoint {
         return this.unreachable(this.defaultCoordinator()) ?? this.submit([operation], dryRun);
     }
 
+    /** PATCH {base}/routing-state: the routing state in the body, or without a body the engine's own (kept as it is). */
+    private routingState(call: Call): Reply {
+        const withBody = call.body.toString("utf8").trim() !== "";
+        if (withBody && !isJsonContent(call)) return springError(415, call.path);
+        const routing = withBody ? routingStateBody(call) : undefined;
+        const coordinator = this.defaultCoordinator();
+        return this.unreachable(coordinator) ?? this.respond(planRoutingState(coordinator, routing), booleanParam(call.query, "dryRun"));
+    }
+
     /** PATCH {base}: brokers add/remove/count, partitions count/replicationFactor, dryRun, force. */
     private patch(call: Call): Reply {
         if (!isJsonContent(call)) return springError(415, call.path);
@@ -277,4 +294,31 @@ class ClusterEndpoint {
         for (const id of remove) target.delete(id);
         return this.respond(planScale(config, target, options), dryRun);
     }
+}
+
+/** A RoutingState body as Jackson binds it: the two request-handling strategies and HashMod correlation, or a 400. */
+function routingStateBody(call: Call): RoutingState {
+    const body = jsonBody(call);
+    if (!isObject(body)) throw new BindingError("body is not a JSON object");
+    const handling = optionalObject(body.requestHandling);
+    const correlation = optionalObject(body.messageCorrelation);
+    if (!handling || !correlation || correlation.strategy !== "HashMod") throw new BindingError("routing state without request handling or correlation");
+    const version = optionalJsonInt(body.version) ?? 0;
+    const messageCorrelationPartitionCount = jsonInt(correlation.partitionCount);
+    if (handling.strategy === "AllPartitions") {
+        return { version, requestHandling: { strategy: "AllPartitions", partitionCount: jsonInt(handling.partitionCount) }, messageCorrelationPartitionCount };
+    }
+    if (handling.strategy === "ActivePartitions") {
+        return {
+            version,
+            requestHandling: {
+                strategy: "ActivePartitions",
+                basePartitionCount: jsonInt(handling.basePartitionCount),
+                additionalActivePartitions: optionalJsonIntList(handling.additionalActivePartitions) ?? [],
+                inactivePartitions: optionalJsonIntList(handling.inactivePartitions) ?? [],
+            },
+            messageCorrelationPartitionCount,
+        };
+    }
+    throw new BindingError("unknown request handling strategy");
 }

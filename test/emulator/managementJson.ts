@@ -31,7 +31,7 @@ export interface BrokerJson {
 
 export interface OperationJson {
     operation: string;
-    brokerId: number;
+    brokerId?: number;
     partitionId?: number;
     priority?: number;
     brokers: number[];
@@ -89,6 +89,13 @@ export function operationJson(op: Operation, completedAt?: number): OperationJso
         case "PRE_SCALING":
         case "POST_SCALING":
             return base(op.kind, { brokers: [...op.members] });
+        case "UPDATE_ROUTING_STATE":
+            return base(op.kind);
+        // The reference's mapping names no broker for these (UPDATE_INCARNATION_NUMBER's once it completed).
+        case "DELETE_HISTORY":
+            return base(op.kind, { brokerId: undefined });
+        case "UPDATE_INCARNATION_NUMBER":
+            return base(op.kind, completedAt === undefined ? { brokerId: undefined } : {});
     }
 }
 

@@ -98,7 +98,7 @@ export function initOperation(config: ClusterConfiguration, op: Operation, now: 
             if (!member || !member.partitions.has(op.partitionId)) {
                 return illegalState(`Expected to leave partition, but the local member does not have the partition ${op.partitionId}`);
             }
-            if (replicaCount(config, op.partitionId) <= 1) {
+            if (replicaCount(config, op.partitionId) <= (op.minimumReplicas ?? 1)) {
                 return illegalState(`Expected to leave partition, but the partition ${op.partitionId} has only one replica`);
             }
             member.partitions.set(op.partitionId, { ...member.partitions.get(op.partitionId)!, status: "LEAVING" });
@@ -143,6 +143,9 @@ export function initOperation(config: ClusterConfiguration, op: Operation, now: 
         case "AWAIT_RELOCATION":
         case "PRE_SCALING":
         case "POST_SCALING":
+        case "DELETE_HISTORY":
+        case "UPDATE_INCARNATION_NUMBER":
+        case "UPDATE_ROUTING_STATE":
             return undefined;
     }
 }
@@ -232,10 +235,17 @@ export function completeOperation(config: ClusterConfiguration, op: Operation, n
             }
             return undefined;
         }
-        // PRE_SCALING and POST_SCALING prepare and release node-id leases, which are outside the configuration.
+        case "UPDATE_ROUTING_STATE": {
+            if (op.routing) config.routing = structuredClone(op.routing);
+            return undefined;
+        }
+        // PRE_SCALING and POST_SCALING prepare and release node-id leases; a purge's data and incarnation number are
+        // outside the configuration too.
         case "AWAIT_RELOCATION":
         case "PRE_SCALING":
         case "POST_SCALING":
+        case "DELETE_HISTORY":
+        case "UPDATE_INCARNATION_NUMBER":
             return undefined;
     }
 }

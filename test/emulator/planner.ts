@@ -6,7 +6,16 @@
 // priority changes in Java hash-map order of the broker ids (1, 2, ..., 9, 0); BROKER_ADD ascending;
 // BROKER_REMOVE in hash-map order; the joins of a new partition in round-robin replica order.
 
-import { ClusterConfiguration, Operation, activeMemberIds, cloneConfiguration, lowestMemberId, minReplicationFactor, partitionIds } from "./clusterState";
+import {
+    ClusterConfiguration,
+    Operation,
+    RoutingState,
+    activeMemberIds,
+    cloneConfiguration,
+    lowestMemberId,
+    minReplicationFactor,
+    partitionIds,
+} from "./clusterState";
 import { javaHashOrder, javaListString } from "./javaOrder";
 import { completeOperation, dropLeftMembers, initOperation } from "./operationEffects";
 import { roundRobinDistribution } from "./roundRobin";
@@ -139,6 +148,49 @@ export function planScale(config: ClusterConfiguration, target: Iterable<number>
         operations.push({ kind: "POST_SCALING", brokerId: coordinator, members: targetIds });
     }
     return { operations };
+}
+
+/**
+ * POST /purge (the reference's PurgeRequestTransformer): every replica leaves its partition, the last one included;
+ * the first member deletes the history and raises the incarnation number; then each partition is bootstrapped on its
+ * highest-priority replica and the other replicas join it again. The layout ends as it began, on empty data.
+ */
+export function planPurge(config: ClusterConfiguration): PlanOutcome {
+    const members = javaHashOrder(activeMemberIds(config));
+    if (members.length === 0) return { operations: [] };
+    const partitionsOf = (brokerId: number) => [...config.members.get(brokerId)!.partitions.entries()].sort(([a], [b]) => a - b);
+    const primaries = new Map<number, Operation & { kind: "PARTITION_BOOTSTRAP" }>();
+    for (const brokerId of members) {
+        for (const [partitionId, { priority }] of partitionsOf(brokerId)) {
+            const primary = primaries.get(partitionId);
+            if (!primary || priority > primary.priority) primaries.set(partitionId, { kind: "PARTITION_BOOTSTRAP", brokerId, partitionId, priority });
+        }
+    }
+    const leaves: Operation[] = [];
+    const joins = new Map<number, Operation[]>();
+    for (const brokerId of members) {
+        for (const [partitionId, { priority }] of partitionsOf(brokerId)) {
+            leaves.push({ kind: "PARTITION_LEAVE", brokerId, partitionId, minimumReplicas: 0 });
+            if (primaries.get(partitionId)!.brokerId === brokerId) continue;
+            if (!joins.has(partitionId)) joins.set(partitionId, []);
+            joins.get(partitionId)!.push({ kind: "PARTITION_JOIN", brokerId, partitionId, priority });
+        }
+    }
+    const ascending = <T>(map: Map<number, T>) => [...map.entries()].sort(([a], [b]) => a - b).map(([, value]) => value);
+    return {
+        operations: [
+            ...leaves,
+            { kind: "DELETE_HISTORY", brokerId: members[0] },
+            { kind: "UPDATE_INCARNATION_NUMBER", brokerId: members[0] },
+            ...ascending(primaries),
+            ...ascending(joins).flat(),
+        ],
+    };
+}
+
+/** PATCH /routing-state: one UPDATE_ROUTING_STATE run by the coordinator. */
+export function planRoutingState(coordinator: number, routing: RoutingState | undefined): PlanOutcome {
+    return { operations: [{ kind: "UPDATE_ROUTING_STATE", brokerId: coordinator, ...(routing ? { routing } : {}) }] };
 }
 
 /** POST /brokers/{id}: only BROKER_ADD for ids that are not members yet. */
