@@ -5,7 +5,7 @@ import { ItemsProgram, ItemsRun, PASSPHRASE } from "./fixtures/itemsProgram";
 import { StateFile } from "./stateFile";
 
 describe("engine: failures", function () {
-    const program = new ItemsProgram();
+    const program = new ItemsProgram("in-process");
 
     before(() => program.start());
     after(() => program.stop());

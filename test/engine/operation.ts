@@ -135,7 +135,7 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
     }
     display.summary();
     display.outputs(outputs);
-    if (!ok) options.writeErr(`error: ${dryRun && command !== "preview" ? `${command} preview` : command} failed`);
+    if (!ok) options.writeErr(`error: ${dryRun ? "preview" : command} failed`);
     return { pass: dryRun ? "preview" : command, ok, steps: display.steps, diagnostics: display.diagnostics, errors: display.errors, outputs };
 }
 

@@ -11,7 +11,7 @@ const one: ItemSpec[] = [{ name: "p", size: 1 }];
 
 describe("engine: Pulumi's semantics for dynamic providers", function () {
     describe("refresh diffs each resource read, old inputs against the refreshed state (RefreshStep.Apply, pkg/resource/deploy/step.go)", function () {
-        const program = new ItemsProgram();
+        const program = new ItemsProgram("in-process");
         const live = () => [...program.store.items.values()].find((item) => item.name === "p")!;
         before(async () => {
             await program.start();
@@ -55,7 +55,7 @@ describe("engine: Pulumi's semantics for dynamic providers", function () {
     });
 
     describe("a successful refresh clears init errors (lifecycletest/refresh_test.go: the initialization error disappears)", function () {
-        const program = new ItemsProgram();
+        const program = new ItemsProgram("in-process");
         before(() => program.start());
         after(() => program.stop());
 
@@ -74,7 +74,7 @@ describe("engine: Pulumi's semantics for dynamic providers", function () {
     });
 
     describe("a partially failed update keeps the old inputs with the new outputs (OnResourceStepPost, pkg/engine/update.go)", function () {
-        const program = new ItemsProgram();
+        const program = new ItemsProgram("in-process");
         before(() => program.start());
         after(() => program.stop());
 
@@ -95,7 +95,7 @@ describe("engine: Pulumi's semantics for dynamic providers", function () {
     });
 
     describe("refresh and destroy configure the provider with the config of the last up (providers/registry.go, Same)", function () {
-        const program = new ItemsProgram();
+        const program = new ItemsProgram("in-process");
         const rotated = `${TOKEN}-rotated`;
         const later = `${TOKEN}-later`;
         const tokens = (run: ItemsRun) => [...new Set(run.entries.map((entry) => entry.token))];
