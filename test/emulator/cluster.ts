@@ -31,6 +31,8 @@ export class Cluster implements ExecutionHost {
     private readonly executor = new ChangeExecutor(this);
     /** Health the control API set for a replica (`broker/partition`), as a partition that failed on that broker reports it. */
     private readonly healthOverrides = new Map<string, PartitionHealth>();
+    /** Called whenever an operation completes or a change ends: the Kubernetes stand-in's pods follow their brokers. */
+    private readonly listeners = new Set<() => void>();
 
     constructor(
         layout: InitialLayout,
@@ -51,6 +53,16 @@ export class Cluster implements ExecutionHost {
 
     close(): void {
         this.executor.close();
+    }
+
+    /** Calls `listener` after every operation that completed and every change that was cancelled; returns its removal. */
+    onChange(listener: () => void): () => void {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+    }
+
+    configurationChanged(): void {
+        for (const listener of this.listeners) listener();
     }
 
     operationMs(): number {
@@ -127,6 +139,7 @@ export class Cluster implements ExecutionHost {
         this.config.pendingChange = undefined;
         this.config.lastChange = { id: plan.id, status: "CANCELLED", startedAt: plan.startedAt, completedAt: now };
         this.stuckReason = undefined;
+        this.configurationChanged();
         return { cancelled: cloneConfiguration(this.config) };
     }
 

@@ -35,6 +35,10 @@ export interface EmulatorControl {
     clearRequests(): void;
     stopBroker(id: number): void;
     startBroker(id: number): void;
+    /** The broker's replicas in the configuration, each installed (ACTIVE) or not; undefined when it is no member. */
+    replicasOf(id: number): { partitionId: number; installed: boolean }[] | undefined;
+    /** Calls `listener` whenever an operation completed or a change was cancelled; returns its removal. */
+    onChange(listener: () => void): () => void;
     /** How the gateway reports one replica's health (null: as the cluster's state says). */
     setPartitionHealth(brokerId: number, partitionId: number, health: PartitionHealth | null): void;
     addFault(fault: FaultSpec): void;

@@ -149,6 +149,16 @@ export class PlatformEmulator implements EmulatorControl {
         this.cluster.startBroker(id);
     }
 
+    replicasOf(id: number): { partitionId: number; installed: boolean }[] | undefined {
+        const member = this.cluster.config.members.get(id);
+        if (member === undefined || member.status === "LEFT") return undefined;
+        return [...member.partitions].map(([partitionId, partition]) => ({ partitionId, installed: partition.status === "ACTIVE" }));
+    }
+
+    onChange(listener: () => void): () => void {
+        return this.cluster.onChange(listener);
+    }
+
     addFault(fault: FaultSpec): void {
         this.faults.add(parseFault(fault));
     }

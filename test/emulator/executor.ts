@@ -14,6 +14,8 @@ export interface ExecutionHost {
     completeChange(now: number): void;
     /** Called when an operation cannot be applied; the change stays stuck, as in the reference. */
     reportStuck(reason: string): void;
+    /** Called after an operation completed: the configuration changed. */
+    configurationChanged(): void;
 }
 
 interface StartedOperation {
@@ -89,6 +91,7 @@ export class ChangeExecutor {
         plan.completed.push({ operation: started.operation, completedAt: now });
         this.started = undefined;
         if (plan.pending.length === 0) this.host.completeChange(now);
+        this.host.configurationChanged();
         this.kick();
     }
 }

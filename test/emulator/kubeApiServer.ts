@@ -2,11 +2,14 @@
 // interfaces: `{server}/api/v1/namespaces/{namespace}/services/{service}:{port}/proxy/{path}` over HTTPS with a
 // certificate of its own CA. Users authenticate with a bearer token or a client certificate (its CN is the user);
 // RBAC on `services/proxy` maps the method to a verb. The API server's own refusals are JSON Status objects, as the
-// real one answers them; the Authorization header never reaches the backend.
+// real one answers them; the Authorization header never reaches the backend. With `workloads`, it also serves the
+// brokers' StatefulSet, its pods and claims (workloadApi.ts).
 import * as http from "http";
 import * as https from "https";
 import type { AddressInfo } from "net";
 import type { TLSSocket } from "tls";
+import type { BrokerWorkloads } from "./brokerWorkloads";
+import { ResourceRules, WorkloadApi, status } from "./workloadApi";
 
 export type ProxyVerb = "get" | "create" | "update" | "patch" | "delete";
 
@@ -14,6 +17,8 @@ export interface KubeUser {
     name: string;
     /** Verbs this user may use on services/proxy in the namespace. */
     verbs: ProxyVerb[];
+    /** Verbs on the workload resources (`statefulsets/scale`: ["get", "patch"], `pods`: ["list", "watch"], ...). */
+    rules?: ResourceRules;
 }
 
 export interface KubeApiServerOptions {
@@ -29,6 +34,8 @@ export interface KubeApiServerOptions {
     tokens: Record<string, KubeUser>;
     /** Client certificate CNs → users. */
     certificateUsers: Record<string, KubeUser>;
+    /** The brokers' StatefulSet, its pods and claims (see brokerWorkloads.ts); without it only the proxy is served. */
+    workloads?: BrokerWorkloads;
 }
 
 const VERBS: Record<string, ProxyVerb> = { GET: "get", HEAD: "get", POST: "create", PUT: "update", PATCH: "patch", DELETE: "delete" };
@@ -40,7 +47,12 @@ export class KubeApiServer {
     /** Requests that reached a backend, as `METHOD path` of the backend. */
     readonly proxied: string[] = [];
 
-    constructor(private readonly options: KubeApiServerOptions) {}
+    /** The workload resources' API, with its faults (undefined without workloads). */
+    readonly workloadApi: WorkloadApi | undefined;
+
+    constructor(private readonly options: KubeApiServerOptions) {
+        this.workloadApi = options.workloads && new WorkloadApi(options.workloads);
+    }
 
     get url(): string {
         return `https://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
@@ -64,7 +76,7 @@ export class KubeApiServer {
         if (user === undefined) return status(response, 401, "Unauthorized", "Unauthorized");
         const url = new URL(request.url ?? "/", "https://api-server");
         const route = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)\/proxy(\/.*)?$/.exec(url.pathname);
-        if (route === null) return status(response, 404, "NotFound", "the server could not find the requested resource");
+        if (route === null) return this.workload(request, response, url, user);
         const [, namespace, serviceSpec, rest] = route;
         const [serviceName, portText] = decodeURIComponent(serviceSpec)
             .replace(/^https?:/, "")
@@ -86,6 +98,15 @@ export class KubeApiServer {
         }
         if (!this.endpointsReady) return status(response, 503, "ServiceUnavailable", `no endpoints available for service "${serviceName}"`);
         this.forward(request, response, new URL(`${rest ?? "/"}${url.search}`, backend));
+    }
+
+    private workload(request: http.IncomingMessage, response: http.ServerResponse, url: URL, user: KubeUser): void {
+        const chunks: Buffer[] = [];
+        request.on("data", (chunk: Buffer) => chunks.push(chunk));
+        request.on("end", () => {
+            if (this.workloadApi?.handle(request, response, url, user, Buffer.concat(chunks))) return;
+            status(response, 404, "NotFound", "the server could not find the requested resource");
+        });
     }
 
     private authenticate(request: http.IncomingMessage): KubeUser | undefined {
@@ -111,10 +132,4 @@ export class KubeApiServer {
         });
         request.pipe(upstream);
     }
-}
-
-function status(response: http.ServerResponse, code: number, reason: string, message: string, details?: object): void {
-    const body = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message, reason, ...(details ? { details } : {}), code };
-    response.writeHead(code, { "content-type": "application/json" });
-    response.end(JSON.stringify(body));
 }

@@ -1,0 +1,250 @@
+// The Kubernetes API server stand-in's workload resources over HTTP, the way the real API server serves them: the
+// brokers' StatefulSet (apps/v1) with its /scale subresource (autoscaling/v1 Scale, optimistic concurrency by
+// resourceVersion: a stale one is a 409 Conflict Status), pods and persistent volume claims (list, get, `watch=true`
+// streams of JSON lines from a resourceVersion, label selectors), claim deletion, and the discovery documents kubectl
+// reads first. RBAC is per resource and verb; a refusal is the API server's 403 Status naming both.
+import type * as http from "http";
+import { BrokerWorkloads, ObjectKind } from "./brokerWorkloads";
+
+/** The verbs a user may use, per resource as RBAC names it (`statefulsets`, `statefulsets/scale`, `pods`, ...). */
+export type ResourceRules = Record<string, string[]>;
+
+interface Resource {
+    group: "" | "apps";
+    plural: string;
+}
+
+const POD: Resource = { group: "", plural: "pods" };
+const CLAIM: Resource = { group: "", plural: "persistentvolumeclaims" };
+const STATEFUL_SET: Resource = { group: "apps", plural: "statefulsets" };
+const SCALE: Resource = { group: "apps", plural: "statefulsets/scale" };
+const METHOD_VERBS: Record<string, string> = { GET: "get", PUT: "update", PATCH: "patch", DELETE: "delete" };
+
+export interface WorkloadUser {
+    name: string;
+    rules?: ResourceRules;
+}
+
+interface WorkloadCall {
+    request: http.IncomingMessage;
+    response: http.ServerResponse;
+    url: URL;
+    user: WorkloadUser;
+    body: Buffer;
+    namespace: string;
+    plural: string;
+    name: string | undefined;
+    scale: boolean;
+}
+
+export class WorkloadApi {
+    /** The next scale read is followed by another writer's update (the caller's write then conflicts once). */
+    concurrentWriterOnce = false;
+
+    constructor(private readonly workloads: BrokerWorkloads) {}
+
+    /** Serves the request when it is one of these resources or discovery; false when the path is none of them. */
+    handle(request: http.IncomingMessage, response: http.ServerResponse, url: URL, user: WorkloadUser, body: Buffer): boolean {
+        const discovery = DISCOVERY[url.pathname];
+        if (discovery && request.method === "GET") {
+            json(response, 200, typeof discovery === "function" ? discovery(request) : discovery);
+            return true;
+        }
+        const route = /^\/(api\/v1|apis\/apps\/v1)\/namespaces\/([^/]+)\/(pods|persistentvolumeclaims|statefulsets)(?:\/([^/]+))?(\/scale)?$/.exec(
+            url.pathname,
+        );
+        if (route === null || (route[1] === "apis/apps/v1") !== (route[3] === "statefulsets")) return false;
+        const [, , namespace, plural, name, scale] = route;
+        this.serve({ request, response, url, user, body, namespace, plural, name, scale: scale !== undefined });
+        return true;
+    }
+
+    private serve(call: WorkloadCall): void {
+        const { request, response, url, namespace, plural, name } = call;
+        const method = request.method ?? "GET";
+        const resource = call.scale ? SCALE : plural === "pods" ? POD : plural === "statefulsets" ? STATEFUL_SET : CLAIM;
+        const watching = url.searchParams.get("watch") === "true" || url.searchParams.get("watch") === "1";
+        const verb = watching ? "watch" : name === undefined ? "list" : METHOD_VERBS[method];
+        if (verb === undefined) return notAllowed(response);
+        const [kind] = resource.plural.split("/");
+        const qualified = `${kind}${resource.group ? `.${resource.group}` : ""}`;
+        if (!(call.user.rules?.[resource.plural] ?? []).includes(verb)) {
+            const subject = name === undefined ? kind : `${qualified} "${name}"`;
+            const message = `${subject} is forbidden: User "${call.user.name}" cannot ${verb} resource "${resource.plural}" in API group "${resource.group}" in the namespace "${namespace}"`;
+            return status(response, 403, "Forbidden", message, { ...(name ? { name } : {}), group: resource.group, kind });
+        }
+        const options = this.workloads.options;
+        if (namespace !== options.namespace || (plural === "statefulsets" && name !== undefined && name !== options.statefulSet)) {
+            return status(response, 404, "NotFound", `${qualified} "${name ?? ""}" not found`, { name, group: resource.group, kind });
+        }
+        if (watching)
+            return this.watch(request, response, url, plural === "pods" ? "Pod" : plural === "statefulsets" ? "StatefulSet" : "PersistentVolumeClaim");
+        if (call.scale) return this.scale(method, response, call.body);
+        if (plural === "statefulsets") {
+            if (name === undefined) return list(response, "StatefulSetList", "apps/v1", [this.workloads.statefulSet()], this.workloads.currentVersion);
+            return json(response, 200, this.workloads.statefulSet());
+        }
+        const pods = plural === "pods";
+        if (name === undefined) {
+            const items = pods ? this.workloads.podList() : this.workloads.claimList();
+            return list(response, pods ? "PodList" : "PersistentVolumeClaimList", "v1", selected(items, url), this.workloads.currentVersion);
+        }
+        if (method !== "GET" && !(method === "DELETE" && !pods)) return notAllowed(response);
+        const object = pods ? this.workloads.pod(name) : method === "DELETE" ? this.workloads.deleteClaim(name) : this.workloads.claim(name);
+        if (object === undefined) return status(response, 404, "NotFound", `${plural} "${name}" not found`, { name, kind: plural });
+        json(response, 200, object);
+    }
+
+    private scale(method: string, response: http.ServerResponse, body: Buffer): void {
+        if (method === "GET") {
+            json(response, 200, this.workloads.scale());
+            if (this.concurrentWriterOnce) {
+                this.concurrentWriterOnce = false;
+                this.workloads.touch();
+            }
+            return;
+        }
+        if (method !== "PUT" && method !== "PATCH") return notAllowed(response);
+        let parsed: unknown;
+        try {
+            parsed = JSON.parse(body.toString("utf8"));
+        } catch {
+            return status(response, 400, "BadRequest", "the body of the request was in an unknown format");
+        }
+        const { replicas, resourceVersion } = scaleRequest(parsed);
+        if (replicas === undefined || !Number.isInteger(replicas) || replicas < 0) {
+            const name = this.workloads.options.statefulSet;
+            return status(
+                response,
+                422,
+                "Invalid",
+                `StatefulSet.apps "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`,
+            );
+        }
+        if (this.workloads.setReplicas(replicas, resourceVersion) === "conflict") {
+            const name = this.workloads.options.statefulSet;
+            const message = `Operation cannot be fulfilled on statefulsets.apps "${name}": the object has been modified; please apply your changes to the latest version and try again`;
+            return status(response, 409, "Conflict", message, { name, group: "apps", kind: "statefulsets" });
+        }
+        json(response, 200, this.workloads.scale());
+    }
+
+    /** A stream of JSON lines: the events after `resourceVersion` (or the current objects as ADDED), then each new one. */
+    private watch(request: http.IncomingMessage, response: http.ServerResponse, url: URL, kind: ObjectKind): void {
+        const from = url.searchParams.get("resourceVersion");
+        const since = from === null || from === "" || from === "0" ? undefined : Number(from);
+        if (since !== undefined && (!Number.isInteger(since) || !this.workloads.canWatchFrom(since))) {
+            return status(response, 410, "Expired", `too old resource version: ${from} (${this.workloads.currentVersion})`);
+        }
+        response.writeHead(200, { "content-type": "application/json", "transfer-encoding": "chunked" });
+        const matches = (object: object) => selected([object], url).length > 0;
+        const send = (type: string, object: object) => {
+            if (matches(object)) response.write(JSON.stringify({ type, object }) + "\n");
+        };
+        if (since === undefined) {
+            const current = kind === "Pod" ? this.workloads.podList() : kind === "StatefulSet" ? [this.workloads.statefulSet()] : this.workloads.claimList();
+            for (const object of current) send("ADDED", object);
+        }
+        const stop = this.workloads.watch(kind, since, (event) => send(event.type, event.object));
+        const timeoutSeconds = Number(url.searchParams.get("timeoutSeconds") ?? "0");
+        const timer = timeoutSeconds > 0 ? setTimeout(() => response.end(), timeoutSeconds * 1000) : undefined;
+        timer?.unref();
+        const end = () => {
+            stop();
+            if (timer) clearTimeout(timer);
+        };
+        // The request's own "close" comes as soon as its (empty) body was read: the response's is the client going.
+        response.on("close", end);
+    }
+}
+
+/** The replicas and the resourceVersion precondition of a Scale (PUT, merge patch) or a JSON patch of it. */
+function scaleRequest(body: unknown): { replicas?: number; resourceVersion?: string } {
+    if (Array.isArray(body)) {
+        const replace = body.find((op) => op?.path === "/spec/replicas" && (op.op === "replace" || op.op === "add"));
+        return { replicas: typeof replace?.value === "number" ? replace.value : undefined };
+    }
+    const scale = body as { spec?: { replicas?: unknown }; metadata?: { resourceVersion?: unknown } } | null;
+    const replicas = scale?.spec?.replicas;
+    const resourceVersion = scale?.metadata?.resourceVersion;
+    return {
+        replicas: typeof replicas === "number" ? replicas : undefined,
+        ...(typeof resourceVersion === "string" && resourceVersion !== "" ? { resourceVersion } : {}),
+    };
+}
+
+/** The objects whose labels match the request's labelSelector (equality terms, comma-separated). */
+function selected(objects: object[], url: URL): object[] {
+    const selector = url.searchParams.get("labelSelector");
+    if (!selector) return objects;
+    const terms = selector.split(",").map((term) => term.split(/==?/).map((part) => part.trim()));
+    return objects.filter((object) => {
+        const labels = (object as { metadata?: { labels?: Record<string, string> } }).metadata?.labels ?? {};
+        return terms.every(([key, value]) => (value === undefined ? key in labels : labels[key] === value));
+    });
+}
+
+function list(response: http.ServerResponse, kind: string, apiVersion: string, items: object[], resourceVersion: number): void {
+    json(response, 200, { apiVersion, kind, metadata: { resourceVersion: String(resourceVersion) }, items });
+}
+
+function json(response: http.ServerResponse, code: number, body: object): void {
+    response.writeHead(code, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
+}
+
+function notAllowed(response: http.ServerResponse): void {
+    status(response, 405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+}
+
+export function status(response: http.ServerResponse, code: number, reason: string, message: string, details?: object): void {
+    json(response, code, { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message, reason, ...(details ? { details } : {}), code });
+}
+
+const resourceEntry = (name: string, kind: string, verbs: string[], shortNames: string[] = [], extra: object = {}) => ({
+    name,
+    singularName: name.includes("/") ? "" : kind.toLowerCase(),
+    namespaced: true,
+    kind,
+    verbs,
+    ...(shortNames.length > 0 ? { shortNames } : {}),
+    ...extra,
+});
+
+/** The legacy discovery documents (kubectl falls back to them when the aggregated form is not offered). */
+const DISCOVERY: Record<string, object | ((request: http.IncomingMessage) => object)> = {
+    "/version": { major: "1", minor: "32", gitVersion: "v1.32.0-standin", platform: "linux/amd64" },
+    "/api": (request) => ({
+        kind: "APIVersions",
+        versions: ["v1"],
+        serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: request.headers.host ?? "127.0.0.1" }],
+    }),
+    "/apis": {
+        kind: "APIGroupList",
+        apiVersion: "v1",
+        groups: ["apps", "autoscaling"].map((name) => ({
+            name,
+            versions: [{ groupVersion: `${name}/v1`, version: "v1" }],
+            preferredVersion: { groupVersion: `${name}/v1`, version: "v1" },
+        })),
+    },
+    "/api/v1": {
+        kind: "APIResourceList",
+        groupVersion: "v1",
+        resources: [
+            resourceEntry("pods", "Pod", ["get", "list", "watch"], ["po"]),
+            resourceEntry("persistentvolumeclaims", "PersistentVolumeClaim", ["delete", "get", "list", "watch"], ["pvc"]),
+            resourceEntry("services/proxy", "ServiceProxyOptions", ["create", "delete", "get", "patch", "update"]),
+        ],
+    },
+    "/apis/apps/v1": {
+        kind: "APIResourceList",
+        apiVersion: "v1",
+        groupVersion: "apps/v1",
+        resources: [
+            resourceEntry("statefulsets", "StatefulSet", ["get", "list", "watch"], ["sts"]),
+            resourceEntry("statefulsets/scale", "Scale", ["get", "patch", "update"], [], { group: "autoscaling", version: "v1" }),
+        ],
+    },
+    "/apis/autoscaling/v1": { kind: "APIResourceList", apiVersion: "v1", groupVersion: "autoscaling/v1", resources: [] },
+};
