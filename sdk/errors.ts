@@ -117,6 +117,17 @@ TlsError.prototype.name = "TlsError";
 export class RequestTimeoutError extends PlatformError {}
 RequestTimeoutError.prototype.name = "RequestTimeoutError";
 
+/** Pods did not reach the state waited for within the time limit; `pods` is what was last seen of them. */
+export class PodWaitTimeoutError extends PlatformError {
+    constructor(
+        summary: string,
+        readonly pods: readonly { name: string; phase: string; started: boolean; ready: boolean; waiting?: { reason: string; message?: string } }[],
+    ) {
+        super(summary);
+    }
+}
+PodWaitTimeoutError.prototype.name = "PodWaitTimeoutError";
+
 /** The caller's AbortSignal fired. */
 export class AbortedError extends PlatformError {}
 AbortedError.prototype.name = "AbortedError";

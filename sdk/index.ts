@@ -1,5 +1,5 @@
-// The SDK: typed clients for the token issuer, the administration API, the cluster management API and
-// the gateway topology. It knows nothing of Pulumi and can be used by any script.
+// The SDK: typed clients for the token issuer, the administration API, the cluster management API, the gateway
+// topology and the brokers' StatefulSet in Kubernetes. It knows nothing of Pulumi and can be used by any script.
 
 export { AdminApiClient } from "./adminApiClient";
 export type { AdminApiClientOptions } from "./adminApiClient";
@@ -26,6 +26,7 @@ export {
     ConflictError,
     InvalidRequestError,
     PlatformError,
+    PodWaitTimeoutError,
     RateLimitedError,
     RequestTimeoutError,
     ResponseFormatError,
@@ -36,6 +37,10 @@ export {
 } from "./errors";
 export type { ChangeProgress, OperationSummary, RequestDescription } from "./errors";
 export { GatewayClient } from "./cluster/gatewayClient";
+export { BrokerStatefulSet } from "./kubernetes/brokerStatefulSet";
+export type { BrokerStatefulSetRef, ScaleView, StatefulSetView } from "./kubernetes/brokerStatefulSet";
+export type { PodView } from "./kubernetes/podView";
+export type { WatchPodsOptions } from "./kubernetes/podWatch";
 export type { GatewayClientOptions } from "./cluster/gatewayClient";
 export { isTransientError } from "./http/request";
 export type { RetryPolicy } from "./http/request";

@@ -32,17 +32,32 @@ type KubeClientModule = typeof import("@kubernetes/client-node");
 
 /** The base URL and connection settings of the route; throws naming what is wrong with the kubeconfig. */
 export async function resolveServiceRoute(route: KubernetesServiceRoute, base: ConnectionSettings = {}): Promise<ResolvedServiceRoute> {
+    const { server, connection } = await resolveApiServer(route, base);
+    const proxyUrl = (port: number) =>
+        `${server}/api/v1/namespaces/${encodeURIComponent(route.namespace)}/services/${encodeURIComponent(`${route.service}:${port}`)}/proxy`;
+    return { baseUrl: proxyUrl(route.port), connection, toPort: proxyUrl };
+}
+
+export interface ApiServerAccess {
+    /** The API server's origin (and path prefix), without a trailing slash. */
+    server: string;
+    /** Its CA, the client certificate and the bearer header the kubeconfig yields (all secrets but the CA). */
+    connection: ConnectionSettings;
+}
+
+/** The API server a kubeconfig (and context) names, and how to reach it; throws naming what is wrong with the kubeconfig. */
+export async function resolveApiServer(source: { kubeconfig?: string; context?: string }, base: ConnectionSettings = {}): Promise<ApiServerAccess> {
     const { KubeConfig } = await loadKubeClient();
     const config = new KubeConfig();
-    const given = route.kubeconfig;
+    const given = source.kubeconfig;
     try {
         if (given === undefined) config.loadFromDefault();
         else if (looksLikeYaml(given)) config.loadFromString(given);
         else if (existsSync(given)) config.loadFromFile(given);
         else throw new Error("it is neither kubeconfig YAML nor the path of an existing file");
-        if (route.context !== undefined) {
-            if (!config.getContextObject(route.context)) throw new Error(`it has no context "${route.context}"`);
-            config.setCurrentContext(route.context);
+        if (source.context !== undefined) {
+            if (!config.getContextObject(source.context)) throw new Error(`it has no context "${source.context}"`);
+            config.setCurrentContext(source.context);
         }
     } catch (error) {
         throw new Error(`the kubeconfig cannot be used: ${describe(error)}`);
@@ -64,9 +79,6 @@ export async function resolveServiceRoute(route: KubernetesServiceRoute, base: C
     } catch (error) {
         throw new Error(`the kubeconfig's credentials cannot be obtained: ${describe(error)}`);
     }
-    const server = cluster.server.replace(/\/+$/, "");
-    const proxyUrl = (port: number) =>
-        `${server}/api/v1/namespaces/${encodeURIComponent(route.namespace)}/services/${encodeURIComponent(`${route.service}:${port}`)}/proxy`;
     const tls = {
         ...base.tls,
         ...(options.ca !== undefined ? { caCertificate: options.ca.toString() } : {}),
@@ -77,9 +89,8 @@ export async function resolveServiceRoute(route: KubernetesServiceRoute, base: C
     };
     const authorization = options.headers?.Authorization ?? options.headers?.authorization;
     return {
-        baseUrl: proxyUrl(route.port),
+        server: cluster.server.replace(/\/+$/, ""),
         connection: { ...base, tls, ...(authorization !== undefined ? { headers: { ...base.headers, authorization } } : {}) },
-        toPort: proxyUrl,
     };
 }
 

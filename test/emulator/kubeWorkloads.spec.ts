@@ -7,17 +7,14 @@ import * as https from "node:https";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { kubeconfigYaml } from "../support/kubeconfig";
-import { makeTlsMaterial, TlsMaterial } from "../support/tlsMaterial";
+import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 import { BrokerWorkloads } from "./brokerWorkloads";
 import { RunningEmulator, startEmulator } from "./index";
 import { KubeApiServer } from "./kubeApiServer";
 import { http, waitFor } from "./harness";
 
-const OPERATOR = "operator-token-3c9f";
-const VIEWER = "viewer-token-8a1e";
-const NAMESPACE = "camunda";
-const STS = "platform-zeebe";
+const NAMESPACE = BROKER_NAMESPACE;
+const STS = BROKER_STATEFUL_SET;
 const SCALE_PATH = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STS}/scale`;
 const PODS_PATH = `/api/v1/namespaces/${NAMESPACE}/pods`;
 const CLAIMS_PATH = `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`;
@@ -27,59 +24,31 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- Ku
 describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
     this.timeout(30_000);
     let emulator: RunningEmulator;
-    let tls: TlsMaterial;
+    let pods: BrokerPods;
     let workloads: BrokerWorkloads;
     let server: KubeApiServer;
+    let operator: { token: string; kubeconfig: string };
+    let viewer: { token: string; kubeconfig: string };
 
     before(async () => {
-        tls = makeTlsMaterial();
         emulator = await startEmulator({ opMs: 10 });
     });
     after(() => emulator.close());
 
     beforeEach(async () => {
         emulator.control.reset({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
-        workloads = new BrokerWorkloads(emulator.control, {
-            namespace: NAMESPACE,
-            statefulSet: STS,
-            claimTemplate: "data",
-            replicas: 3,
-            startMs: 20,
-            terminationMs: 20,
-            whenScaled: "Retain",
-        });
-        const everything = {
-            statefulsets: ["get", "list", "watch"],
-            "statefulsets/scale": ["get", "update", "patch"],
-            pods: ["get", "list", "watch"],
-            persistentvolumeclaims: ["get", "list", "watch", "delete"],
-        };
-        server = new KubeApiServer({
-            namespace: NAMESPACE,
-            service: "platform-gateway",
-            ports: {},
-            certificate: tls.serverCertificate,
-            key: tls.serverKey,
-            ca: tls.caCertificate,
-            tokens: {
-                [OPERATOR]: { name: "operator", verbs: [], rules: everything },
-                [VIEWER]: { name: "viewer", verbs: [], rules: { statefulsets: ["get"], "statefulsets/scale": ["get"], pods: ["get", "list"] } },
-            },
-            certificateUsers: {},
-            workloads,
-        });
-        await server.start();
+        pods = await startBrokerPods(emulator.control, { replicas: 3 });
+        ({ workloads, server } = pods);
+        operator = pods.user(OPERATOR_RULES, "operator");
+        viewer = pods.user({ statefulsets: ["get"], "statefulsets/scale": ["get"], pods: ["get", "list"] }, "viewer");
     });
-    afterEach(async () => {
-        workloads.close();
-        await server.stop();
-    });
+    afterEach(() => pods.stop());
 
-    const kube = (method: string, target: string, body?: unknown, token = OPERATOR, contentType = "application/json") =>
+    const kube = (method: string, target: string, body?: unknown, token = operator.token, contentType = "application/json") =>
         new Promise<{ status: number; json: Json }>((resolve, reject) => {
             const request = https.request(
                 new URL(target, server.url),
-                { method, ca: tls.caCertificate, headers: { authorization: `Bearer ${token}`, "content-type": contentType } },
+                { method, ca: pods.tls.caCertificate, headers: { authorization: `Bearer ${token}`, "content-type": contentType } },
                 (response) => {
                     const chunks: Buffer[] = [];
                     response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -140,7 +109,7 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         assert.match(stale.json.message, /Operation cannot be fulfilled on statefulsets.apps "platform-zeebe": the object has been modified/);
         const { json: fresh } = await kube("GET", SCALE_PATH);
         assert.equal((await kube("PUT", SCALE_PATH, { ...fresh, spec: { replicas: 3 } })).status, 200);
-        const patched = await kube("PATCH", SCALE_PATH, { spec: { replicas: 3 } }, OPERATOR, "application/merge-patch+json");
+        const patched = await kube("PATCH", SCALE_PATH, { spec: { replicas: 3 } }, operator.token, "application/merge-patch+json");
         assert.equal(patched.status, 200);
     });
 
@@ -148,8 +117,8 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         const { json: list } = await kube("GET", PODS_PATH);
         const events: Json[] = [];
         const stream = https.request(new URL(`${PODS_PATH}?watch=true&resourceVersion=${list.metadata.resourceVersion}`, server.url), {
-            ca: tls.caCertificate,
-            headers: { authorization: `Bearer ${OPERATOR}` },
+            ca: pods.tls.caCertificate,
+            headers: { authorization: `Bearer ${operator.token}` },
         });
         stream.on("response", (response) => {
             let buffered = "";
@@ -162,12 +131,12 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         });
         stream.on("error", () => undefined); // destroyed below
         stream.end();
-        await kube("PATCH", SCALE_PATH, { spec: { replicas: 4 } }, OPERATOR, "application/merge-patch+json");
+        await kube("PATCH", SCALE_PATH, { spec: { replicas: 4 } }, operator.token, "application/merge-patch+json");
         await waitFor(
             async () => (events.some((event) => event.type === "MODIFIED" && event.object.status.containerStatuses[0].started) ? true : undefined),
             "a started event",
         );
-        await kube("PATCH", SCALE_PATH, { spec: { replicas: 3 } }, OPERATOR, "application/merge-patch+json");
+        await kube("PATCH", SCALE_PATH, { spec: { replicas: 3 } }, operator.token, "application/merge-patch+json");
         await waitFor(async () => (events.some((event) => event.type === "DELETED") ? true : undefined), "a deleted event");
         stream.destroy();
         assert.deepEqual(
@@ -184,7 +153,7 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
     });
 
     it("lowering replicas before the brokers left records their replicas as lost; claims stay, and deleting one removes it", async () => {
-        await kube("PATCH", SCALE_PATH, { spec: { replicas: 2 } }, OPERATOR, "application/merge-patch+json");
+        await kube("PATCH", SCALE_PATH, { spec: { replicas: 2 } }, operator.token, "application/merge-patch+json");
         await waitFor(async () => ((await kube("GET", `${PODS_PATH}/${STS}-2`)).status === 404 ? true : undefined), "pod 2 to go");
         assert.deepEqual(workloads.lost, [{ brokerId: 2, partitions: [1, 2, 3] }]);
         assert.equal((await kube("GET", `${CLAIMS_PATH}/data-${STS}-2`)).status, 200, "the claim was not retained");
@@ -195,7 +164,7 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
 
     it("a pod whose image cannot be pulled waits with the reason, and its broker never starts", async () => {
         workloads.neverStarting.set(3, { reason: "ImagePullBackOff", message: 'Back-off pulling image "camunda/camunda:8.9.16"' });
-        await kube("PATCH", SCALE_PATH, { spec: { replicas: 4 } }, OPERATOR, "application/merge-patch+json");
+        await kube("PATCH", SCALE_PATH, { spec: { replicas: 4 } }, operator.token, "application/merge-patch+json");
         const waiting = await waitFor(async () => {
             const candidate = await pod(3);
             return candidate.status.containerStatuses[0].state.waiting?.reason === "ImagePullBackOff" ? candidate : undefined;
@@ -205,24 +174,22 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
     });
 
     it("RBAC is per resource and verb: the refusal names both, as the API server's 403 does", async () => {
-        const refused = await kube("PATCH", SCALE_PATH, { spec: { replicas: 4 } }, VIEWER, "application/merge-patch+json");
+        const refused = await kube("PATCH", SCALE_PATH, { spec: { replicas: 4 } }, viewer.token, "application/merge-patch+json");
         assert.equal(refused.status, 403);
         assert.equal(
             refused.json.message,
             'statefulsets.apps "platform-zeebe" is forbidden: User "viewer" cannot patch resource "statefulsets/scale" in API group "apps" in the namespace "camunda"',
         );
-        const watch = await kube("GET", `${PODS_PATH}?watch=true`, undefined, VIEWER);
+        const watch = await kube("GET", `${PODS_PATH}?watch=true`, undefined, viewer.token);
         assert.equal(watch.status, 403);
         assert.match(watch.json.message, /cannot watch resource "pods" in API group ""/);
-        const claims = await kube("DELETE", `${CLAIMS_PATH}/data-${STS}-0`, undefined, VIEWER);
+        const claims = await kube("DELETE", `${CLAIMS_PATH}/data-${STS}-0`, undefined, viewer.token);
         assert.match(claims.json.message, /cannot delete resource "persistentvolumeclaims"/);
     });
 
     it("kubectl works against it: get, scale, get pods -w, get and delete a claim", async () => {
         const directory = fs.mkdtempSync(path.join(os.tmpdir(), "kubectl-"));
-        const kubeconfig = path.join(directory, "kubeconfig");
-        fs.writeFileSync(kubeconfig, kubeconfigYaml(server.url, tls.caCertificate, { token: OPERATOR }), { mode: 0o600 });
-        const args = ["--kubeconfig", kubeconfig, "--cache-dir", path.join(directory, "cache"), "-n", NAMESPACE];
+        const args = ["--kubeconfig", operator.kubeconfig, "--cache-dir", path.join(directory, "cache"), "-n", NAMESPACE];
         const kubectl = async (...command: string[]) => (await promisify(execFile)("kubectl", [...args, ...command])).stdout;
         const watching = spawn("kubectl", [...args, "get", "pods", "-w"], { stdio: ["ignore", "pipe", "pipe"] });
         let watched = "";

@@ -1,0 +1,198 @@
+// The brokers' StatefulSet through the Kubernetes API server: its replica count through the /scale subresource (a
+// write names the resourceVersion it read; a 409 Conflict is read again and retried), its pods, waited on with a watch
+// (never a polling loop), and its persistent volume claims. The kubeconfig decides the server and the credentials
+// (resolveApiServer). A refusal of the API server keeps its own message, which names the verb and the resource RBAC
+// must allow.
+
+import { decodeJsonBody, errorFromResponse, HttpMethod, HttpResponse, joinUrl, send, sendWithRetry } from "../http/request";
+import { resolveApiServer } from "../http/kubernetesRoute";
+import { type ConnectionSettings, dispatcherFor } from "../http/transport";
+import { undici } from "../http/undici";
+import { decoder } from "../schemas";
+import { claimSchema, listSchema, podSchema, scaleSchema, statefulSetSchema } from "./workloadSchemas";
+import { PodView, podView } from "./podView";
+import { watchPods, WatchPodsOptions } from "./podWatch";
+
+export interface BrokerStatefulSetRef {
+    namespace: string;
+    /** The StatefulSet's name. */
+    statefulSet: string;
+    /** kubeconfig YAML or a file path; else KUBECONFIG, else ~/.kube/config. */
+    kubeconfig?: string;
+    context?: string;
+}
+
+export interface StatefulSetView {
+    replicas: number;
+    resourceVersion: string;
+    /** The names of its volume claim templates: the claims of ordinal N are `<template>-<statefulSet>-N`. */
+    claimTemplates: string[];
+    /** persistentVolumeClaimRetentionPolicy.whenScaled ("Retain" unless set). */
+    whenScaled: string;
+    /** The pods' label selector (`key=value,...`). */
+    podSelector: string;
+    /** Field managers that own `spec.replicas` (managedFields), e.g. "helm". */
+    replicaManagers: string[];
+}
+
+export interface ScaleView {
+    replicas: number;
+    resourceVersion: string;
+}
+
+const MAX_CONFLICT_RETRIES = 5;
+
+export class BrokerStatefulSet {
+    private constructor(
+        readonly ref: BrokerStatefulSetRef,
+        private readonly server: string,
+        private readonly connection: ConnectionSettings,
+    ) {}
+
+    /** Resolves the kubeconfig; sends nothing yet. */
+    static async connect(ref: BrokerStatefulSetRef, base: ConnectionSettings = {}): Promise<BrokerStatefulSet> {
+        const { server, connection } = await resolveApiServer(ref, base);
+        return new BrokerStatefulSet(ref, server, connection);
+    }
+
+    private get appsPath(): string {
+        return `/apis/apps/v1/namespaces/${encodeURIComponent(this.ref.namespace)}/statefulsets/${encodeURIComponent(this.ref.statefulSet)}`;
+    }
+
+    private get corePath(): string {
+        return `/api/v1/namespaces/${encodeURIComponent(this.ref.namespace)}`;
+    }
+
+    podName(ordinal: number): string {
+        return `${this.ref.statefulSet}-${ordinal}`;
+    }
+
+    claimName(template: string, ordinal: number): string {
+        return `${template}-${this.ref.statefulSet}-${ordinal}`;
+    }
+
+    async read(signal?: AbortSignal): Promise<StatefulSetView> {
+        const set = decodeJsonBody(await this.call("GET", this.appsPath, { signal }), decoder("StatefulSet", statefulSetSchema));
+        const labels = set.spec.selector?.matchLabels ?? {};
+        return {
+            replicas: set.spec.replicas ?? 1,
+            resourceVersion: set.metadata.resourceVersion ?? "",
+            claimTemplates: (set.spec.volumeClaimTemplates ?? []).map((template) => template.metadata.name),
+            whenScaled: set.spec.persistentVolumeClaimRetentionPolicy?.whenScaled ?? "Retain",
+            podSelector: Object.entries(labels)
+                .map(([key, value]) => `${key}=${value}`)
+                .join(","),
+            replicaManagers: (set.metadata.managedFields ?? []).filter((entry) => ownsReplicas(entry.fieldsV1)).map((entry) => entry.manager ?? "(unnamed)"),
+        };
+    }
+
+    async readScale(signal?: AbortSignal): Promise<ScaleView> {
+        const scale = decodeJsonBody(await this.call("GET", `${this.appsPath}/scale`, { signal }), decoder("Scale", scaleSchema));
+        return { replicas: scale.spec.replicas ?? 0, resourceVersion: scale.metadata.resourceVersion ?? "" };
+    }
+
+    /**
+     * Sets the replica count through /scale with the resourceVersion just read; a 409 (someone else wrote in between) is
+     * read again and retried. Returns the count it replaced (unchanged when it was already `replicas`).
+     */
+    async scaleTo(replicas: number, signal?: AbortSignal): Promise<{ previous: number; conflicts: number }> {
+        for (let conflicts = 0; ; conflicts++) {
+            const current = await this.readScale(signal);
+            if (current.replicas === replicas) return { previous: current.replicas, conflicts };
+            const body = {
+                apiVersion: "autoscaling/v1",
+                kind: "Scale",
+                metadata: { name: this.ref.statefulSet, namespace: this.ref.namespace, resourceVersion: current.resourceVersion },
+                spec: { replicas },
+            };
+            const res = await this.call("PUT", `${this.appsPath}/scale`, { json: body, signal, allow: [409] });
+            if (res.status !== 409) return { previous: current.replicas, conflicts };
+            if (conflicts >= MAX_CONFLICT_RETRIES) throw errorFromResponse(res);
+        }
+    }
+
+    async pods(podSelector: string, signal?: AbortSignal): Promise<{ pods: PodView[]; resourceVersion: string }> {
+        const list = decodeJsonBody(
+            await this.call("GET", `${this.corePath}/pods`, { query: { labelSelector: podSelector || undefined }, signal }),
+            decoder("PodList", listSchema(podSchema)),
+        );
+        return { pods: list.items.map(podView), resourceVersion: list.metadata.resourceVersion ?? "" };
+    }
+
+    /** Waits (a watch) until `decide` returns a value for the pods of the selector; see watchPods. */
+    waitForPods<T>(podSelector: string, decide: (pods: ReadonlyMap<string, PodView>) => T | undefined, options: WatchPodsOptions): Promise<T> {
+        return watchPods(
+            {
+                list: (signal) => this.pods(podSelector, signal),
+                open: (resourceVersion, signal) =>
+                    this.openStream(
+                        `${this.corePath}/pods`,
+                        { watch: "true", resourceVersion, allowWatchBookmarks: "true", labelSelector: podSelector || undefined },
+                        signal,
+                    ),
+            },
+            decide,
+            options,
+        );
+    }
+
+    /** The names of the claims that exist among `names`. */
+    async existingClaims(names: readonly string[], signal?: AbortSignal): Promise<string[]> {
+        const list = decodeJsonBody(
+            await this.call("GET", `${this.corePath}/persistentvolumeclaims`, { signal }),
+            decoder("PersistentVolumeClaimList", listSchema(claimSchema)),
+        );
+        const present = new Set(list.items.filter((claim) => claim.metadata.deletionTimestamp === undefined).map((claim) => claim.metadata.name));
+        return names.filter((name) => present.has(name));
+    }
+
+    /** Deletes a claim; one that is already gone counts as deleted. */
+    async deleteClaim(name: string, signal?: AbortSignal): Promise<void> {
+        await this.call("DELETE", `${this.corePath}/persistentvolumeclaims/${encodeURIComponent(name)}`, { signal, allow: [404] });
+    }
+
+    private async call(
+        method: HttpMethod,
+        path: string,
+        options: { query?: Record<string, string | undefined>; json?: unknown; signal?: AbortSignal; allow?: number[] } = {},
+    ): Promise<HttpResponse> {
+        const request = {
+            method,
+            url: joinUrl(this.server, path),
+            query: options.query,
+            json: options.json,
+            signal: options.signal,
+            connection: this.connection,
+        };
+        const res = method === "GET" ? await sendWithRetry(request) : await send(request);
+        if (res.status >= 300 && !(options.allow ?? []).includes(res.status)) throw errorFromResponse(res);
+        return res;
+    }
+
+    private async openStream(path: string, query: Record<string, string | undefined>, signal: AbortSignal): Promise<AsyncIterable<Buffer>> {
+        const url = new URL(joinUrl(this.server, path));
+        for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value);
+        const res = await undici().request(url, {
+            method: "GET",
+            headers: { accept: "application/json", ...lowerCase(this.connection.headers ?? {}) },
+            dispatcher: dispatcherFor(this.connection),
+            signal,
+            bodyTimeout: 0,
+        });
+        if (res.statusCode >= 300) {
+            const text = await res.body.text();
+            throw errorFromResponse({ status: res.statusCode, headers: res.headers, text, request: { method: "GET", path: url.pathname + url.search } });
+        }
+        return res.body as AsyncIterable<Buffer>;
+    }
+}
+
+/** Whether a managedFields entry's fieldsV1 owns `spec.replicas`. */
+function ownsReplicas(fields: Record<string, unknown> | undefined): boolean {
+    const spec = fields?.["f:spec"];
+    return typeof spec === "object" && spec !== null && "f:replicas" in spec;
+}
+
+function lowerCase(headers: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+}

@@ -1,0 +1,122 @@
+// The SDK's client of the brokers' StatefulSet, against the Kubernetes stand-in that runs pods as brokers: reading the
+// StatefulSet, scaling it with a retried conflict, waiting on pods with a watch, claims, and refusals by RBAC.
+import * as assert from "assert";
+import { AuthError, PodWaitTimeoutError } from "../../sdk/errors";
+import { BrokerStatefulSet } from "../../sdk/kubernetes/brokerStatefulSet";
+import { RunningEmulator, startEmulator } from "../emulator";
+import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
+
+describe("sdk: the brokers' StatefulSet through the Kubernetes API server", function () {
+    this.timeout(30_000);
+    let emulator: RunningEmulator;
+    let pods: BrokerPods;
+    let client: BrokerStatefulSet;
+
+    before(async () => {
+        emulator = await startEmulator({ opMs: 10 });
+    });
+    after(() => emulator.close());
+    beforeEach(async () => {
+        emulator.control.reset({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
+        pods = await startBrokerPods(emulator.control, { replicas: 3 });
+        client = await BrokerStatefulSet.connect({
+            namespace: BROKER_NAMESPACE,
+            statefulSet: BROKER_STATEFUL_SET,
+            kubeconfig: pods.user(OPERATOR_RULES).kubeconfig,
+        });
+    });
+    afterEach(() => pods.stop());
+
+    it("reads the replicas, the claim templates, the retention policy, the pods' selector and who else owns spec.replicas", async () => {
+        pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
+        const view = await client.read();
+        assert.strictEqual(view.replicas, 3);
+        assert.deepStrictEqual(view.claimTemplates, ["data"]);
+        assert.strictEqual(view.whenScaled, "Retain");
+        assert.strictEqual(view.podSelector, "app.kubernetes.io/component=zeebe-broker");
+        assert.ok(view.replicaManagers.includes("helm"), view.replicaManagers.join());
+        assert.deepStrictEqual(
+            (await client.pods(view.podSelector)).pods.map((pod) => [pod.ordinal, pod.ready]),
+            [
+                [0, true],
+                [1, true],
+                [2, true],
+            ],
+        );
+    });
+
+    it("scales through /scale with the resourceVersion it read; a conflict is read again and retried", async () => {
+        pods.server.workloadApi!.concurrentWriterOnce = true;
+        const result = await client.scaleTo(4);
+        assert.deepStrictEqual(result, { previous: 3, conflicts: 1 });
+        assert.strictEqual((await client.readScale()).replicas, 4);
+        assert.deepStrictEqual(await client.scaleTo(4), { previous: 4, conflicts: 0 }, "an unchanged count is not written");
+    });
+
+    it("waits with a watch until the new pod's container started (a broker that is no member yet is not Ready), then until it is gone", async () => {
+        const { podSelector } = await client.read();
+        await client.scaleTo(4);
+        const started = await client.waitForPods(
+            podSelector,
+            (current) => (current.get(client.podName(3))?.started ? current.get(client.podName(3)) : undefined),
+            {
+                timeoutMs: 10_000,
+                what: "pod platform-zeebe-3 to start",
+            },
+        );
+        assert.strictEqual(started.ready, false);
+        assert.ok((emulator.control.state() as { running: number[] }).running.includes(3), "the pod's broker does not run");
+        await client.scaleTo(3);
+        const gone = await client.waitForPods(podSelector, (current) => (current.has(client.podName(3)) ? undefined : true), {
+            timeoutMs: 10_000,
+            what: "pod platform-zeebe-3 to go",
+        });
+        assert.strictEqual(gone, true);
+    });
+
+    it("a pod that never starts ends the wait at its time limit with what was last seen: the pod and why it waits", async () => {
+        pods.workloads.neverStarting.set(3, { reason: "ImagePullBackOff", message: "Back-off pulling image" });
+        const { podSelector } = await client.read();
+        await client.scaleTo(4);
+        const error = await client
+            .waitForPods(podSelector, (current) => (current.get(client.podName(3))?.started ? true : undefined), {
+                timeoutMs: 500,
+                what: "pod platform-zeebe-3 to start",
+            })
+            .then(
+                () => undefined,
+                (caught: unknown) => caught,
+            );
+        assert.ok(error instanceof PodWaitTimeoutError, String(error));
+        assert.match(error.message, /pod platform-zeebe-3 to start did not happen within 0.5 s/);
+        assert.deepStrictEqual(error.pods.find((pod) => pod.name === client.podName(3))?.waiting, {
+            reason: "ImagePullBackOff",
+            message: "Back-off pulling image",
+        });
+    });
+
+    it("finds the claims that exist and deletes one (a claim already gone counts as deleted)", async () => {
+        const names = [0, 1, 2, 3].map((ordinal) => client.claimName("data", ordinal));
+        assert.deepStrictEqual(await client.existingClaims(names), names.slice(0, 3));
+        await client.scaleTo(2);
+        await client.waitForPods("", (current) => (current.has(client.podName(2)) ? undefined : true), { timeoutMs: 10_000, what: "pod 2 to go" });
+        await client.deleteClaim(names[2]);
+        await client.deleteClaim(names[2]);
+        assert.deepStrictEqual(await client.existingClaims(names), names.slice(0, 2));
+    });
+
+    it("a user without the verb gets the API server's refusal, which names the verb and the resource", async () => {
+        const viewer = await BrokerStatefulSet.connect({
+            namespace: BROKER_NAMESPACE,
+            statefulSet: BROKER_STATEFUL_SET,
+            kubeconfig: pods.user({ "statefulsets/scale": ["get"] }, "viewer").kubeconfig,
+        });
+        const error = await viewer.scaleTo(4).then(
+            () => undefined,
+            (caught: unknown) => caught,
+        );
+        assert.ok(error instanceof AuthError, String(error));
+        assert.strictEqual(error.status, 403);
+        assert.match(error.serverMessage ?? "", /User "viewer" cannot update resource "statefulsets\/scale" in API group "apps" in the namespace "camunda"/);
+    });
+});

@@ -1,0 +1,79 @@
+// The Kubernetes side of a test whose brokers run as pods: the API server stand-in serving the brokers' StatefulSet
+// (pods as the emulator's brokers), its users, and a kubeconfig file for each.
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { BrokerWorkloads, WorkloadOptions } from "../emulator/brokerWorkloads";
+import type { EmulatorControl } from "../emulator";
+import { KubeApiServer } from "../emulator/kubeApiServer";
+import type { ResourceRules } from "../emulator/workloadApi";
+import { kubeconfigYaml } from "./kubeconfig";
+import { makeTlsMaterial, TlsMaterial } from "./tlsMaterial";
+
+export const BROKER_NAMESPACE = "camunda";
+export const BROKER_STATEFUL_SET = "platform-zeebe";
+
+/** What ClusterScale needs: read and scale the StatefulSet, list and watch its pods, delete claims of removed brokers. */
+export const OPERATOR_RULES: ResourceRules = {
+    statefulsets: ["get", "list", "watch"],
+    "statefulsets/scale": ["get", "update", "patch"],
+    pods: ["get", "list", "watch"],
+    persistentvolumeclaims: ["get", "list", "watch", "delete"],
+};
+
+export interface BrokerPods {
+    server: KubeApiServer;
+    workloads: BrokerWorkloads;
+    tls: TlsMaterial;
+    /** A user with these rules: its bearer token and a kubeconfig file (0600) for it. */
+    user(rules: ResourceRules, name?: string): { token: string; kubeconfig: string };
+    stop(): Promise<void>;
+}
+
+let tlsMaterial: TlsMaterial | undefined;
+
+/** The stand-in with the brokers' StatefulSet of `replicas` pods over the emulator's brokers 0..replicas-1. */
+export async function startBrokerPods(control: EmulatorControl, options: Partial<WorkloadOptions> & { replicas: number }): Promise<BrokerPods> {
+    const tls = (tlsMaterial ??= makeTlsMaterial());
+    const workloads = new BrokerWorkloads(control, {
+        namespace: BROKER_NAMESPACE,
+        statefulSet: BROKER_STATEFUL_SET,
+        claimTemplate: "data",
+        startMs: 20,
+        terminationMs: 20,
+        whenScaled: "Retain",
+        ...options,
+    });
+    const tokens: Record<string, { name: string; verbs: []; rules: ResourceRules }> = {};
+    const server = new KubeApiServer({
+        namespace: BROKER_NAMESPACE,
+        service: "platform-gateway",
+        ports: {},
+        certificate: tls.serverCertificate,
+        key: tls.serverKey,
+        ca: tls.caCertificate,
+        tokens,
+        certificateUsers: {},
+        workloads,
+    });
+    await server.start();
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "broker-pods-"));
+    let users = 0;
+    return {
+        server,
+        workloads,
+        tls,
+        user(rules, name = `user-${users + 1}`) {
+            const token = `token-${++users}-${name}`;
+            tokens[token] = { name, verbs: [], rules };
+            const kubeconfig = path.join(directory, `${users}-${name}.kubeconfig`);
+            fs.writeFileSync(kubeconfig, kubeconfigYaml(server.url, tls.caCertificate, { token }), { mode: 0o600 });
+            return { token, kubeconfig };
+        },
+        async stop() {
+            workloads.close();
+            await server.stop();
+            fs.rmSync(directory, { recursive: true, force: true });
+        },
+    };
+}
