@@ -106,6 +106,8 @@ export async function applyLayout(
     inputs: ClusterScaleInputs,
     olds: ClusterScaleOutputs | undefined,
     provider: unknown,
+    /** When the whole up must end (epoch ms; default: timeoutSeconds from now). */
+    deadline = Date.now() + inputs.timeoutSeconds * 1000,
 ): Promise<ClusterScaleOutputs> {
     const name = inputs.resourceName;
     const settings = settingsOf(inputs);
@@ -114,7 +116,6 @@ export async function applyLayout(
     // The replication factor the outputs record as intended; on a create without the input, the most replicas
     // a partition has before the change (a force removal lowers only some partitions).
     let intended = desired.replicationFactor ?? desired.recordedReplicationFactor;
-    const deadline = Date.now() + inputs.timeoutSeconds * 1000;
     const recorded: KnownChange | undefined = olds === undefined ? undefined : recordedChange(olds);
     // The change an earlier run left in flight (a partial failure keeps its id): waiting for it is resuming it.
     const earlier = olds?.lastChange?.status === "IN_PROGRESS" ? recorded : undefined;

@@ -4,6 +4,7 @@
 import type { ApiAuth } from "../../sdk/auth/apiAuth";
 import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { GatewayClient } from "../../sdk/cluster/gatewayClient";
+import { BrokerStatefulSet } from "../../sdk/kubernetes/brokerStatefulSet";
 import { resolveServiceRoute } from "../../sdk/http/kubernetesRoute";
 import { TokenClient } from "../../sdk/auth/tokenClient";
 import type { ConnectionSettings } from "../../sdk/http/transport";
@@ -26,6 +27,8 @@ export interface ClientSettings {
 export interface Clients {
     cluster: ClusterClient;
     gateway?: GatewayClient;
+    /** The brokers' StatefulSet (kubernetes.statefulSet), through the same kubeconfig. */
+    statefulSet?: BrokerStatefulSet;
 }
 
 /**
@@ -43,7 +46,12 @@ export async function clientsFor(settings: ClientSettings, timeoutMs?: number, k
         const cluster = new ClusterClient({ managementUrl: resolved.baseUrl, basePath: settings.basePath, timeoutMs, connection: resolved.connection });
         const gatewayUrl = route.gatewayPort === undefined ? undefined : resolved.toPort(route.gatewayPort);
         const gateway = gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl, timeoutMs, connection: resolved.connection });
-        return { cluster, gateway };
+        if (route.statefulSet === undefined) return { cluster, gateway };
+        const statefulSet = await BrokerStatefulSet.connect(
+            { namespace: route.namespace, statefulSet: route.statefulSet, kubeconfig: route.kubeconfig ?? kubeconfig, context: route.context },
+            connection,
+        );
+        return { cluster, gateway, statefulSet };
     }
     const auth = apiAuthOf(settings.auth, settings.managementUrl, connection);
     const cluster = new ClusterClient({ managementUrl: settings.managementUrl, basePath: settings.basePath, auth, timeoutMs, connection });

@@ -22,6 +22,8 @@ export interface DiffFacts {
      * and records it, even when the cluster already has the layout.
      */
     inFlight?: boolean;
+    /** The brokers' StatefulSet still has steps besides the layout change (replicas to move, claims to delete). */
+    workloadPending?: boolean;
     /** Absent when an input that decides the layout or the route is not known yet (nothing could be asked). */
     cluster?: ClusterView;
 }
@@ -29,7 +31,7 @@ export interface DiffFacts {
 export function decideDiff(facts: DiffFacts): DiffDecision {
     const changing = (removesBrokers: boolean): DiffDecision => (facts.force && removesBrokers ? "replace" : "update");
     // Something to record even when the layout is there: new settings, or how a change left in flight ended.
-    const toRecord = facts.changedSettings.length > 0 || facts.inFlight === true;
+    const toRecord = facts.changedSettings.length > 0 || facts.inFlight === true || facts.workloadPending === true;
     const view = facts.cluster;
     if (view === undefined) return facts.force ? "replace" : "update";
     switch (view.kind) {

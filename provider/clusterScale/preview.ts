@@ -2,6 +2,7 @@
 // what a plan needs of the running brokers, the partitions that run below the intended replication factor, and
 // the rules of a preview that cannot reach the cluster.
 
+import { previewRollout } from "./rolloutPreview";
 import { type GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { type Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
@@ -34,7 +35,7 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
     } catch (error) {
         return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: kubernetes: `, "") };
     }
-    const { cluster, gateway } = clients;
+    const { cluster, gateway, statefulSet } = clients;
     const desired = desiredLayout(inputs);
     const outcome = await planChange(cluster, desired, undefined, { retry: false });
     switch (outcome.kind) {
@@ -60,6 +61,14 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
             }
             const shortfall = shortfallLine(desired, outcome);
             if (shortfall !== undefined) say(name, shortfall);
+            if (statefulSet !== undefined) {
+                const deleteVolumes = inputs.kubernetes?.volumesOfRemovedBrokers === "delete";
+                try {
+                    await previewRollout(say, name, statefulSet, desired.brokers, outcome.plan.currentTopology, deleteVolumes);
+                } catch (error) {
+                    return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: kubernetes.statefulSet: `, "statefulSet: ") };
+                }
+            }
             return undefined;
         }
     }

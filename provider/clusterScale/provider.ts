@@ -19,7 +19,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { AuthError } from "../../sdk/errors";
-import type { ClusterState } from "../../sdk/schemas";
+import type { ChangePlan, ClusterState } from "../../sdk/schemas";
 import { claimCluster } from "./claims";
 import { type ClientSettings, type Clients, clientsFor } from "./clients";
 import { type ClusterScaleInputs, type InputDefaults, checkInputs, containsUnknown, desiredLayout, requestUnknown } from "./inputs";
@@ -40,6 +40,8 @@ import { type KubernetesRouteInput, describeRoute } from "../shared/kubernetesRo
 import { recordedIntent } from "./replicas";
 import { type LiveSnapshot, messageOf, planChange, removedBrokers, snapshotOf } from "./request";
 import { applyLayout } from "./apply";
+import { rollOutLayout } from "./rollout";
+import { previewRollout } from "./rolloutPreview";
 import { type Say, interruptedNote, pendingText, planLines, quiet, say, sayLines, subject } from "./messages";
 import { leftTheirLayout } from "./ownership";
 import { PREVIEW_TIMEOUT_MS, differsFromRecorded, previewLiveness, previewNew, previewRequiresCluster, requiredClusterReason, shortfallLine } from "./preview";
@@ -109,10 +111,17 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const desired = desiredLayout(inputs, recordedIntent(olds));
         const recorded = recordedSnapshot(olds);
         const inFlight = olds.lastChange?.status === "IN_PROGRESS";
-        const { cluster, gateway } = await this.clients(inputs, PREVIEW_TIMEOUT_MS);
+        const { cluster, gateway, statefulSet } = await this.clients(inputs, PREVIEW_TIMEOUT_MS);
         const outcome = await planChange(cluster, desired, recorded, { retry: false });
         const removes = (live: LiveSnapshot | undefined): boolean => live !== undefined && removedBrokers(desired, live).length > 0;
-        const decided = (cluster: ClusterView) => decideDiff({ force: desired.force, changedSettings: changed, inFlight, cluster });
+        // The StatefulSet's steps, shown after the plan (the preview's own lines) and deciding an update by themselves.
+        let workloadPending = false;
+        const showRollout = async (plan: ChangePlan) => {
+            if (statefulSet === undefined) return;
+            const deleteVolumes = inputs.kubernetes?.volumesOfRemovedBrokers === "delete";
+            workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, deleteVolumes)).pending;
+        };
+        const decided = (cluster: ClusterView) => decideDiff({ force: desired.force, changedSettings: changed, inFlight, workloadPending, cluster });
 
         switch (outcome.kind) {
             case "rejected":
@@ -132,6 +141,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             }
             case "planned": {
                 const shortfall = shortfallLine(desired, outcome);
+                if (outcome.empty) await showRollout(outcome.plan);
                 const decision = decided({ kind: "planned", empty: outcome.empty, removesBrokers: removes(outcome.live) });
                 if (outcome.empty) {
                     if (shortfall !== undefined) tell(name, shortfall);
@@ -154,6 +164,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 } else if (preview) {
                     sayLines(planLines(name, outcome.plan, "up will apply"));
                 }
+                if (!outcome.empty) await showRollout(outcome.plan);
                 if (shortfall !== undefined) tell(name, shortfall);
                 return diffResult(decision, brokerField);
             }
@@ -163,13 +174,13 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     async create(news: Raw): Promise<pulumi.dynamic.CreateResult<ClusterScaleOutputs>> {
         const inputs = checkedInputs(news);
         const id = clusterIdOf(inputs);
-        const outs = withCredentials(await applyLayout(await this.clients(inputs), id, inputs, undefined, news.__provider), inputs);
+        const outs = withCredentials(await apply(await this.clients(inputs), id, inputs, undefined, news.__provider), inputs);
         return { id, outs };
     }
 
     async update(id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterScaleOutputs>> {
         const inputs = checkedInputs(news);
-        return { outs: withCredentials(await applyLayout(await this.clients(inputs), id, inputs, olds, news.__provider), inputs) };
+        return { outs: withCredentials(await apply(await this.clients(inputs), id, inputs, olds, news.__provider), inputs) };
     }
 
     async read(id: string, props?: ClusterScaleOutputs): Promise<pulumi.dynamic.ReadResult<ClusterScaleOutputs>> {
@@ -235,6 +246,20 @@ export const clusterScaleProvider = new ClusterScaleProvider();
 
 /** The entry point the serialized shim requires (ENTRY_POINTS.clusterScale): a public contract, keep the name. */
 export const provider = clusterScaleProvider;
+
+/** The layout applied, with the brokers' pods started before and stopped after it when their StatefulSet is named. */
+function apply(
+    clients: Clients,
+    id: string,
+    inputs: ClusterScaleInputs,
+    olds: ClusterScaleOutputs | undefined,
+    provider: unknown,
+): Promise<ClusterScaleOutputs> {
+    const { statefulSet } = clients;
+    return statefulSet === undefined
+        ? applyLayout(clients, id, inputs, olds, provider)
+        : rollOutLayout({ ...clients, statefulSet }, id, inputs, olds, provider);
+}
 
 /** diff, create and update get back exactly what check returned (plus __provider): the checked inputs. */
 function checkedInputs(news: Raw): ClusterScaleInputs {

@@ -38,6 +38,14 @@ export interface KubernetesRouteArgs {
     kubeconfig?: pulumi.Input<string>;
     /** The kubeconfig context. Default: its current-context. */
     context?: pulumi.Input<string>;
+    /**
+     * The brokers' StatefulSet in the same namespace (pod ordinal = broker id). With it, `up` raises its replicas and
+     * waits for the new pods to run before the layout change names them, and lowers them only once a change that
+     * removes brokers completed.
+     */
+    statefulSet?: pulumi.Input<string>;
+    /** The volume claims of brokers removed by a scale-down (with statefulSet): `"retain"` (default) or `"delete"`. */
+    volumesOfRemovedBrokers?: pulumi.Input<"retain" | "delete">;
 }
 
 export interface ClusterScaleArgs {

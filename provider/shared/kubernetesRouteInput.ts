@@ -17,6 +17,13 @@ export interface KubernetesRouteInput {
     kubeconfig?: string;
     /** The kubeconfig context (default: its current-context). */
     context?: string;
+    /**
+     * The brokers' StatefulSet in the same namespace (pod ordinal = broker id): up then starts new brokers' pods before
+     * the layout change names them, and stops removed brokers' pods only once the change completed.
+     */
+    statefulSet?: string;
+    /** What happens to the volume claims of removed brokers (with statefulSet): kept (default) or deleted. */
+    volumesOfRemovedBrokers?: "retain" | "delete";
 }
 
 const name = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/);
@@ -24,7 +31,16 @@ const port = z.number().int().min(1).max(65_535).nullish();
 /** Text with something besides white space. */
 const text = z.string().regex(/\S/).nullish();
 
-const routeSchema = z.object({ namespace: name, service: name, managementPort: port, gatewayPort: port, kubeconfig: text, context: text });
+const routeSchema = z.object({
+    namespace: name,
+    service: name,
+    managementPort: port,
+    gatewayPort: port,
+    kubeconfig: text,
+    context: text,
+    statefulSet: name.nullish(),
+    volumesOfRemovedBrokers: z.enum(["retain", "delete"]).nullish(),
+});
 
 const NAME_RULE = "must be a Kubernetes name: lower-case letters, digits and '-', at most 63 characters";
 const REASONS = {
@@ -34,20 +50,28 @@ const REASONS = {
     gatewayPort: "kubernetes.gatewayPort must be a port number from 1 to 65535",
     kubeconfig: "kubernetes.kubeconfig must be a non-empty string",
     context: "kubernetes.context must be a non-empty string",
+    statefulSet: `kubernetes.statefulSet ${NAME_RULE}`,
+    volumesOfRemovedBrokers: 'kubernetes.volumesOfRemovedBrokers must be "retain" or "delete"',
 };
 
 /** Validates the input without echoing the kubeconfig. */
 export function checkKubernetesRoute(value: unknown, fail: (property: string, reason: string) => void): KubernetesRouteInput | undefined {
-    const shape = "namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context)";
+    const shape = "namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context, statefulSet, volumesOfRemovedBrokers)";
     const checked = checkObjectInput(value, "kubernetes", routeSchema, { shape, reasons: REASONS }, fail);
     if (checked.kind === "unknown") return value as KubernetesRouteInput;
     if (checked.kind !== "valid") return undefined;
-    const { namespace, service, managementPort, gatewayPort, kubeconfig, context } = checked.value;
+    const { namespace, service, managementPort, gatewayPort, kubeconfig, context, statefulSet, volumesOfRemovedBrokers } = checked.value;
+    if (volumesOfRemovedBrokers != null && statefulSet == null) {
+        fail("kubernetes", "kubernetes.volumesOfRemovedBrokers needs kubernetes.statefulSet: the claims are the StatefulSet's");
+        return undefined;
+    }
     const route: KubernetesRouteInput = { namespace, service };
     if (managementPort != null) route.managementPort = managementPort;
     if (gatewayPort != null) route.gatewayPort = gatewayPort;
     if (kubeconfig != null) route.kubeconfig = kubeconfig;
     if (context != null) route.context = context;
+    if (statefulSet != null) route.statefulSet = statefulSet;
+    if (volumesOfRemovedBrokers != null) route.volumesOfRemovedBrokers = volumesOfRemovedBrokers;
     return route;
 }
 

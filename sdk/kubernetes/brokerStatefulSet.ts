@@ -41,6 +41,8 @@ export interface ScaleView {
 }
 
 const MAX_CONFLICT_RETRIES = 5;
+/** The field manager of the replica writes, as managedFields then name it. */
+export const FIELD_MANAGER = "pulumi-platform";
 
 export class BrokerStatefulSet {
     private constructor(
@@ -105,7 +107,7 @@ export class BrokerStatefulSet {
                 metadata: { name: this.ref.statefulSet, namespace: this.ref.namespace, resourceVersion: current.resourceVersion },
                 spec: { replicas },
             };
-            const res = await this.call("PUT", `${this.appsPath}/scale`, { json: body, signal, allow: [409] });
+            const res = await this.call("PUT", `${this.appsPath}/scale`, { json: body, query: { fieldManager: FIELD_MANAGER }, signal, allow: [409] });
             if (res.status !== 409) return { previous: current.replicas, conflicts };
             if (conflicts >= MAX_CONFLICT_RETRIES) throw errorFromResponse(res);
         }

@@ -93,6 +93,8 @@ export class BrokerWorkloads {
     readonly neverStarting = new Map<number, { reason: string; message: string }>();
     /** Other managers that also own `spec.replicas` (shown in managedFields). */
     readonly otherReplicaManagers: FieldManager[] = [];
+    /** The field managers of the replica writes through /scale. */
+    private readonly replicaWriters = new Set<string>();
 
     constructor(
         private readonly host: BrokerHost,
@@ -138,22 +140,14 @@ export class BrokerWorkloads {
     statefulSet(): object {
         const { namespace, statefulSet, claimTemplate, whenScaled } = this.options;
         const ready = [...this.pods.values()].filter((pod) => pod.readySince !== undefined && pod.deletingSince === undefined).length;
-        const managers: object[] = [
-            {
-                manager: "pulumi-platform-test",
-                operation: "Update",
-                apiVersion: "apps/v1",
-                fieldsType: "FieldsV1",
-                fieldsV1: { "f:spec": { "f:replicas": {} } },
-            },
-            ...this.otherReplicaManagers.map(({ manager, operation }) => ({
-                manager,
-                operation,
-                apiVersion: "apps/v1",
-                fieldsType: "FieldsV1",
-                fieldsV1: { "f:spec": { "f:replicas": {}, "f:template": {} } },
-            })),
-        ];
+        const writers = [...this.replicaWriters].map((manager): FieldManager => ({ manager, operation: "Update" }));
+        const managers = [...this.otherReplicaManagers, ...writers].map(({ manager, operation }) => ({
+            manager,
+            operation,
+            apiVersion: "apps/v1",
+            fieldsType: "FieldsV1",
+            fieldsV1: { "f:spec": { "f:replicas": {} } },
+        }));
         return {
             apiVersion: "apps/v1",
             kind: "StatefulSet",
@@ -208,8 +202,9 @@ export class BrokerWorkloads {
     }
 
     /** Sets `spec.replicas`; `expectedVersion` (the caller's resourceVersion) must be current when given. */
-    setReplicas(replicas: number, expectedVersion?: string): "conflict" | "ok" {
+    setReplicas(replicas: number, expectedVersion?: string, fieldManager?: string): "conflict" | "ok" {
         if (expectedVersion !== undefined && expectedVersion !== String(this.statefulSetVersion)) return "conflict";
+        if (fieldManager) this.replicaWriters.add(fieldManager);
         if (replicas !== this.replicas) this.generation++;
         this.replicas = replicas;
         this.statefulSetVersion = this.bump();

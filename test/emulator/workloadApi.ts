@@ -79,7 +79,7 @@ export class WorkloadApi {
         }
         if (watching)
             return this.watch(request, response, url, plural === "pods" ? "Pod" : plural === "statefulsets" ? "StatefulSet" : "PersistentVolumeClaim");
-        if (call.scale) return this.scale(method, response, call.body);
+        if (call.scale) return this.scale(method, response, call.body, url.searchParams.get("fieldManager") ?? undefined);
         if (plural === "statefulsets") {
             if (name === undefined) return list(response, "StatefulSetList", "apps/v1", [this.workloads.statefulSet()], this.workloads.currentVersion);
             return json(response, 200, this.workloads.statefulSet());
@@ -95,7 +95,7 @@ export class WorkloadApi {
         json(response, 200, object);
     }
 
-    private scale(method: string, response: http.ServerResponse, body: Buffer): void {
+    private scale(method: string, response: http.ServerResponse, body: Buffer, fieldManager: string | undefined): void {
         if (method === "GET") {
             json(response, 200, this.workloads.scale());
             if (this.concurrentWriterOnce) {
@@ -121,7 +121,7 @@ export class WorkloadApi {
                 `StatefulSet.apps "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`,
             );
         }
-        if (this.workloads.setReplicas(replicas, resourceVersion) === "conflict") {
+        if (this.workloads.setReplicas(replicas, resourceVersion, fieldManager) === "conflict") {
             const name = this.workloads.options.statefulSet;
             const message = `Operation cannot be fulfilled on statefulsets.apps "${name}": the object has been modified; please apply your changes to the latest version and try again`;
             return status(response, 409, "Conflict", message, { name, group: "apps", kind: "statefulsets" });

@@ -79,4 +79,23 @@ describe("object inputs", () => {
         ]);
         assert.deepStrictEqual(failures(checkKubernetesRoute, { namespace: "camunda", service: UNKNOWN }), []);
     });
+
+    it("kubernetes: the brokers' StatefulSet and what happens to removed brokers' volumes", () => {
+        assert.deepStrictEqual(
+            checkKubernetesRoute({ namespace: "camunda", service: "gw", statefulSet: "platform-zeebe", volumesOfRemovedBrokers: "delete" }, () =>
+                assert.fail(),
+            ),
+            { namespace: "camunda", service: "gw", statefulSet: "platform-zeebe", volumesOfRemovedBrokers: "delete" },
+        );
+        assert.deepStrictEqual(
+            failures(checkKubernetesRoute, { namespace: "camunda", service: "gw", statefulSet: "Zeebe_Brokers", volumesOfRemovedBrokers: "wipe" }),
+            [
+                ["kubernetes.statefulSet", "kubernetes.statefulSet must be a Kubernetes name: lower-case letters, digits and '-', at most 63 characters"],
+                ["kubernetes.volumesOfRemovedBrokers", 'kubernetes.volumesOfRemovedBrokers must be "retain" or "delete"'],
+            ],
+        );
+        assert.deepStrictEqual(failures(checkKubernetesRoute, { namespace: "camunda", service: "gw", volumesOfRemovedBrokers: "delete" }), [
+            ["kubernetes", "kubernetes.volumesOfRemovedBrokers needs kubernetes.statefulSet: the claims are the StatefulSet's"],
+        ]);
+    });
 });

@@ -1,14 +1,15 @@
 // The Kubernetes side of a test whose brokers run as pods: the API server stand-in serving the brokers' StatefulSet
-// (pods as the emulator's brokers), its users, and a kubeconfig file for each.
+// (pods as the emulator's brokers) and optionally the service proxy to the emulator, its users, and a kubeconfig file
+// for each.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { BrokerWorkloads, WorkloadOptions } from "../emulator/brokerWorkloads";
 import type { EmulatorControl } from "../emulator";
-import { KubeApiServer } from "../emulator/kubeApiServer";
+import { KubeApiServer, KubeUser, ProxyVerb } from "../emulator/kubeApiServer";
 import type { ResourceRules } from "../emulator/workloadApi";
 import { kubeconfigYaml } from "./kubeconfig";
-import { makeTlsMaterial, TlsMaterial } from "./tlsMaterial";
+import { makeTlsMaterial, type TlsMaterial } from "./tlsMaterial";
 
 export const BROKER_NAMESPACE = "camunda";
 export const BROKER_STATEFUL_SET = "platform-zeebe";
@@ -30,11 +31,19 @@ export interface BrokerPods {
     stop(): Promise<void>;
 }
 
-let tlsMaterial: TlsMaterial | undefined;
+/** The verbs on services/proxy that reach the management API and the gateway (get, and create/patch for changes). */
+const PROXY_VERBS: ProxyVerb[] = ["get", "create", "patch"];
 
-/** The stand-in with the brokers' StatefulSet of `replicas` pods over the emulator's brokers 0..replicas-1. */
-export async function startBrokerPods(control: EmulatorControl, options: Partial<WorkloadOptions> & { replicas: number }): Promise<BrokerPods> {
-    const tls = (tlsMaterial ??= makeTlsMaterial());
+/**
+ * The stand-in with the brokers' StatefulSet of `replicas` pods over the emulator's brokers 0..replicas-1; with
+ * `proxy`, also the service proxy to the management API (port 9600) and the gateway (8080) of service platform-gateway.
+ */
+export async function startBrokerPods(
+    control: EmulatorControl,
+    options: Partial<WorkloadOptions> & { replicas: number; proxy?: { managementUrl: string; gatewayUrl: string } },
+): Promise<BrokerPods> {
+    const { proxy, ...workloadOptions } = options;
+    const tls = makeTlsMaterial();
     const workloads = new BrokerWorkloads(control, {
         namespace: BROKER_NAMESPACE,
         statefulSet: BROKER_STATEFUL_SET,
@@ -42,13 +51,13 @@ export async function startBrokerPods(control: EmulatorControl, options: Partial
         startMs: 20,
         terminationMs: 20,
         whenScaled: "Retain",
-        ...options,
+        ...workloadOptions,
     });
-    const tokens: Record<string, { name: string; verbs: []; rules: ResourceRules }> = {};
+    const tokens: Record<string, KubeUser> = {};
     const server = new KubeApiServer({
         namespace: BROKER_NAMESPACE,
         service: "platform-gateway",
-        ports: {},
+        ports: proxy === undefined ? {} : { 9600: proxy.managementUrl, 8080: proxy.gatewayUrl },
         certificate: tls.serverCertificate,
         key: tls.serverKey,
         ca: tls.caCertificate,
@@ -65,7 +74,7 @@ export async function startBrokerPods(control: EmulatorControl, options: Partial
         tls,
         user(rules, name = `user-${users + 1}`) {
             const token = `token-${++users}-${name}`;
-            tokens[token] = { name, verbs: [], rules };
+            tokens[token] = { name, verbs: PROXY_VERBS, rules };
             const kubeconfig = path.join(directory, `${users}-${name}.kubeconfig`);
             fs.writeFileSync(kubeconfig, kubeconfigYaml(server.url, tls.caCertificate, { token }), { mode: 0o600 });
             return { token, kubeconfig };
@@ -73,6 +82,7 @@ export async function startBrokerPods(control: EmulatorControl, options: Partial
         async stop() {
             workloads.close();
             await server.stop();
+            tls.remove();
             fs.rmSync(directory, { recursive: true, force: true });
         },
     };

@@ -1,0 +1,69 @@
+// The next step of an up whose brokers run in a StatefulSet (pod ordinal = broker id): a pure function of what was
+// observed. New brokers' pods run before the layout change names them; removed brokers' pods stop only once the change
+// completed; then, if asked, their claims go. Observing again after each step is what resumes an interrupted up.
+
+export interface PodFact {
+    ordinal: number;
+    /** The container started (a broker that is not yet a member cannot report Ready, so started is what counts). */
+    started: boolean;
+    deleting: boolean;
+    waiting?: { reason: string; message?: string };
+}
+
+export interface RolloutFacts {
+    /** The brokers the program declares. */
+    desired: readonly number[];
+    /** The cluster's members before the layout change (undefined: the cluster could not be read). */
+    members: readonly number[] | undefined;
+    /** The StatefulSet's spec.replicas. */
+    replicas: number;
+    pods: readonly PodFact[];
+    /** The layout change was applied (sent and completed, or nothing to send) in this up. */
+    layoutApplied: boolean;
+    /** The claims of removed brokers that still exist, to delete (empty when volumes are retained). */
+    claimsToDelete: readonly string[];
+}
+
+export type RolloutStep =
+    | { kind: "refuse"; stopping: number[] }
+    | { kind: "grow"; from: number; to: number }
+    | { kind: "waitForPods"; ordinals: number[] }
+    | { kind: "applyLayout" }
+    | { kind: "shrink"; from: number; to: number }
+    | { kind: "waitForPodsGone"; ordinals: number[] }
+    | { kind: "deleteClaims"; names: string[] }
+    | { kind: "done" };
+
+/** How many pods the layout needs: one past the highest broker id. */
+export function replicasFor(brokers: readonly number[]): number {
+    return brokers.length === 0 ? 0 : Math.max(...brokers) + 1;
+}
+
+export function decideRolloutStep(facts: RolloutFacts): RolloutStep {
+    const needed = replicasFor(facts.desired);
+    if (!facts.layoutApplied) {
+        // Members whose pods the StatefulSet no longer keeps: someone lowered replicas under the running layout.
+        const stopping = (facts.members ?? []).filter((id) => id >= facts.replicas).sort((a, b) => a - b);
+        if (stopping.length > 0) return { kind: "refuse", stopping };
+        if (facts.replicas < needed) return { kind: "grow", from: facts.replicas, to: needed };
+        const pods = new Map(facts.pods.map((pod) => [pod.ordinal, pod]));
+        const notRunning = range(needed).filter((ordinal) => {
+            const pod = pods.get(ordinal);
+            return pod === undefined || pod.deleting || !pod.started;
+        });
+        if (notRunning.length > 0) return { kind: "waitForPods", ordinals: notRunning };
+        return { kind: "applyLayout" };
+    }
+    if (facts.replicas > needed) return { kind: "shrink", from: facts.replicas, to: needed };
+    const remaining = facts.pods
+        .map((pod) => pod.ordinal)
+        .filter((ordinal) => ordinal >= needed)
+        .sort((a, b) => a - b);
+    if (remaining.length > 0) return { kind: "waitForPodsGone", ordinals: remaining };
+    if (facts.claimsToDelete.length > 0) return { kind: "deleteClaims", names: [...facts.claimsToDelete] };
+    return { kind: "done" };
+}
+
+function range(count: number): number[] {
+    return Array.from({ length: count }, (_, i) => i);
+}

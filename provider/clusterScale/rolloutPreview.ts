@@ -1,0 +1,109 @@
+// Preview's part of a StatefulSet's brokers (kubernetes.statefulSet): which way replicas move and when (before the
+// layout change, or once it completed), which pods start or stop, which claims would be deleted, a leftover claim a new
+// broker would start on, another manager of spec.replicas, and the refusal when replicas are already below the
+// layout's highest broker. It only reads.
+
+import { type BrokerStatefulSet, FIELD_MANAGER } from "../../sdk/kubernetes/brokerStatefulSet";
+import type { BrokerState } from "../../sdk/schemas";
+import { type Say, subject } from "./messages";
+import { messageOf } from "./request";
+import { claimsOf, podList, stoppingRefusal } from "./rollout";
+import { replicasFor } from "./rolloutDecision";
+
+export interface RolloutPreview {
+    /** Steps remain besides the layout change (replicas to move, claims to delete): an update even with an empty plan. */
+    pending: boolean;
+}
+
+export async function previewRollout(
+    tell: Say,
+    name: string,
+    statefulSet: BrokerStatefulSet,
+    desired: readonly number[],
+    current: readonly BrokerState[],
+    deleteVolumes: boolean,
+): Promise<RolloutPreview> {
+    const sts = statefulSet.ref.statefulSet;
+    let view;
+    let podNames: Set<string>;
+    try {
+        view = await statefulSet.read();
+        podNames = new Set((await statefulSet.pods(view.podSelector)).pods.map((pod) => pod.name));
+    } catch (error) {
+        throw new Error(`${subject(name)}: kubernetes.statefulSet: cannot read StatefulSet ${sts} or its pods: ${messageOf(error)}`);
+    }
+    const members = current.filter((broker) => broker.state !== "LEFT");
+    const stopping = members.map((broker) => broker.id).filter((id) => id >= view.replicas);
+    if (stopping.length > 0) {
+        const losing = members
+            .filter((broker) => stopping.includes(broker.id))
+            .map(
+                (broker) =>
+                    `broker ${broker.id}: ${
+                        broker.partitions
+                            .map((partition) => partition.id)
+                            .sort((a, b) => a - b)
+                            .join(", ") || "none"
+                    }`,
+            );
+        throw new Error(
+            `${subject(name)}: kubernetes.statefulSet: ${stoppingRefusal(statefulSet, view, stopping)}; partitions that would lose replicas: ${losing.join("; ")}`,
+        );
+    }
+    const needed = replicasFor(desired);
+    const others = view.replicaManagers.filter((manager) => manager !== FIELD_MANAGER);
+    if (others.length > 0) {
+        tell(
+            name,
+            `StatefulSet ${sts}: spec.replicas is also written by ${others.join(", ")}: its next apply will set the count back (see the README's Kubernetes recipe)`,
+        );
+    }
+    if (view.replicas < needed) {
+        const added = range(view.replicas, needed);
+        tell(
+            name,
+            `StatefulSet ${sts}: replicas ${view.replicas} → ${needed} before the layout change: ${podList(statefulSet, added)} start; up waits until they run`,
+        );
+        const leftovers = await existing(
+            statefulSet,
+            claimsOf(
+                statefulSet,
+                view,
+                added.filter((ordinal) => !podNames.has(statefulSet.podName(ordinal))),
+            ),
+        );
+        for (const claim of leftovers) {
+            tell(
+                name,
+                `claim ${claim} exists although its pod does not: the broker would start on the data it left (delete the claim first if that is not wanted)`,
+            );
+        }
+        return { pending: true };
+    }
+    if (view.replicas > needed) {
+        const removed = range(needed, view.replicas);
+        const claims = claimsOf(statefulSet, view, removed);
+        const volumes = deleteVolumes
+            ? `claims ${claims.join(", ")} are deleted (volumesOfRemovedBrokers: delete)`
+            : `their claims are kept (volumesOfRemovedBrokers: retain)`;
+        tell(
+            name,
+            `StatefulSet ${sts}: replicas ${view.replicas} → ${needed} once the layout change completed: ${podList(statefulSet, removed)} stop; ${volumes}`,
+        );
+        return { pending: true };
+    }
+    return { pending: false };
+}
+
+async function existing(statefulSet: BrokerStatefulSet, names: string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    try {
+        return await statefulSet.existingClaims(names);
+    } catch {
+        return []; // listing claims is only needed for this note
+    }
+}
+
+function range(from: number, to: number): number[] {
+    return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+}

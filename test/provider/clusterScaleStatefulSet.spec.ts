@@ -1,0 +1,153 @@
+// ClusterScale with kubernetes.statefulSet: one up starts the new brokers' pods before the layout change names them,
+// and stops removed brokers' pods only once the change completed, against the Kubernetes stand-in that runs pods as
+// brokers (a broker stopped while it holds replicas is recorded as lost, so a wrong order fails here).
+import * as assert from "assert";
+import { BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
+import { ClusterScaleFixture, failed, mutating, printed, requestLine, succeeded } from "./clusterScaleSupport";
+
+const NO_URL = { "platform:managementUrl": "" };
+
+describe("ClusterScale: brokers in a StatefulSet, started and stopped in the safe order", function () {
+    this.timeout(120_000);
+    const fixture = new ClusterScaleFixture("in-process");
+    let pods: BrokerPods;
+    let kubeconfig: string;
+
+    before(() => fixture.start());
+    after(() => fixture.stop());
+    beforeEach(async () => {
+        fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
+        pods = await startBrokerPods(fixture.emulator.control, {
+            replicas: 3,
+            proxy: { managementUrl: fixture.emulator.managementUrl, gatewayUrl: fixture.emulator.gatewayUrl },
+        });
+        kubeconfig = pods.user(OPERATOR_RULES, "ci").kubeconfig;
+    });
+    afterEach(() => pods.stop());
+
+    const route = (extra: Record<string, unknown> = {}) => ({
+        namespace: "camunda",
+        service: "platform-gateway",
+        gatewayPort: 8080,
+        statefulSet: "platform-zeebe",
+        kubeconfig,
+        ...extra,
+    });
+    const replicas = () => (pods.workloads.scale() as { spec: { replicas: number } }).spec.replicas;
+    const podNames = () => (pods.workloads.podList() as { metadata: { name: string } }[]).map((pod) => pod.metadata.name);
+    const claimNames = () => (pods.workloads.claimList() as { metadata: { name: string } }[]).map((claim) => claim.metadata.name);
+
+    it("scales up in one up: preview shows the pods that start, up raises replicas, waits for the pods to run, then sends the change", async () => {
+        const args = { brokerCount: 5, kubernetes: route() };
+        const preview = await fixture.run("preview", args, { config: NO_URL });
+        succeeded(preview);
+        assert.ok(
+            printed(
+                preview,
+                "StatefulSet platform-zeebe: replicas 3 → 5 before the layout change: pods platform-zeebe-3, platform-zeebe-4 start; up waits until they run",
+            ),
+            preview.result.stdout,
+        );
+        assert.strictEqual(replicas(), 3, "preview changed the StatefulSet");
+        assert.deepStrictEqual(mutating(preview.requests), []);
+
+        const up = await fixture.run("up", args, { config: NO_URL });
+        succeeded(up);
+        assert.strictEqual(replicas(), 5);
+        assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
+        const lines = up.hostLines.join("\n");
+        // The apply's own lines (the preview pass printed the plan before them).
+        const grown = lines.indexOf("StatefulSet platform-zeebe: replicas 3 → 5 (pods platform-zeebe-3, platform-zeebe-4 start)");
+        const waited = lines.indexOf("waiting for pods platform-zeebe-3, platform-zeebe-4 to run");
+        const accepted = lines.indexOf("accepted");
+        assert.ok(grown >= 0 && waited > grown && accepted > waited, lines);
+        assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
+    it("scales down in one up: the change completes first, then replicas go down and the pods stop; claims are kept unless asked", async () => {
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        const preview = await fixture.run("preview", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        succeeded(preview);
+        assert.ok(
+            printed(
+                preview,
+                "StatefulSet platform-zeebe: replicas 5 → 3 once the layout change completed: pods platform-zeebe-3, platform-zeebe-4 stop; their claims are kept (volumesOfRemovedBrokers: retain)",
+            ),
+            preview.result.stdout,
+        );
+        const up = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        succeeded(up);
+        const lines = up.hostLines.join("\n");
+        const completed = lines.search(/change \d+ completed/);
+        assert.ok(
+            completed >= 0 && completed < lines.indexOf("StatefulSet platform-zeebe: replicas 5 → 3 (pods platform-zeebe-3, platform-zeebe-4 stop"),
+            lines,
+        );
+        assert.strictEqual(replicas(), 3);
+        assert.deepStrictEqual(podNames(), ["platform-zeebe-0", "platform-zeebe-1", "platform-zeebe-2"]);
+        assert.deepStrictEqual(pods.workloads.lost, [], "a broker was stopped while it held replicas");
+        assert.ok(claimNames().includes("data-platform-zeebe-4"), "a retained claim was deleted");
+
+        // Scaling up again: preview names the claim the returning broker would start on.
+        const again = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        succeeded(again);
+        assert.ok(printed(again, "claim data-platform-zeebe-3 exists although its pod does not"), again.result.stdout);
+    });
+
+    it('with volumesOfRemovedBrokers "delete", exactly the removed brokers\' claims go', async () => {
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        succeeded(up);
+        assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2", "data-platform-zeebe-3"]);
+        assert.ok(printed(up, "deleted 1 volume claim of removed brokers: data-platform-zeebe-4"), up.result.stdout);
+    });
+
+    it("a new pod that never runs fails the up within timeoutSeconds, naming the pod and the reason, with no layout change sent", async () => {
+        pods.workloads.neverStarting.set(3, { reason: "ImagePullBackOff", message: 'Back-off pulling image "camunda/camunda:8.9.16"' });
+        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        const stderr = failed(up);
+        assert.match(stderr, /pod platform-zeebe-3 did not run within timeoutSeconds \(1 s\): platform-zeebe-3: ImagePullBackOff/);
+        assert.match(stderr, /no layout change was sent/);
+        assert.deepStrictEqual(mutating(up.requests), []);
+    });
+
+    it("a scale-down whose change does not complete never lowers replicas; the next up resumes it and then stops the pods", async () => {
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        fixture.emulator.control.updateSettings({ opMs: 5_000 });
+        const late = await fixture.run("up", { brokerCount: 3, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        assert.match(failed(late), /did not complete within timeoutSeconds/);
+        assert.strictEqual(replicas(), 4, "replicas were lowered although the change had not completed");
+        fixture.emulator.control.updateSettings({ opMs: 10 });
+        const resumed = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        succeeded(resumed);
+        assert.deepStrictEqual(mutating(resumed.requests), [], "a second layout change was sent");
+        assert.strictEqual(replicas(), 3);
+        assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
+    it("replicas lowered by someone else below the layout's highest broker: preview refuses, naming the brokers and their partitions", async () => {
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
+        pods.workloads.setReplicas(3, undefined, "helm");
+        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        const stderr = failed(preview);
+        assert.match(stderr, /its replicas \(3\) are below the layout's highest broker: broker 3 \(pod platform-zeebe-3\) would stop/);
+        assert.match(stderr, /partitions that would lose replicas: broker 3: \d/);
+    });
+
+    it("preview warns when another manager (helm) also owns spec.replicas", async () => {
+        pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
+        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        succeeded(preview);
+        assert.ok(printed(preview, "spec.replicas is also written by helm: its next apply will set the count back"), preview.result.stdout);
+    });
+
+    it("a user who may not scale the StatefulSet: up fails naming the permission, before any layout change", async () => {
+        const viewer = pods.user({ ...OPERATOR_RULES, "statefulsets/scale": ["get"] }, "viewer").kubeconfig;
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: viewer }) }, { config: NO_URL });
+        const stderr = failed(up);
+        assert.match(stderr, /cannot scale the StatefulSet: .*cannot update resource "statefulsets\/scale"/);
+        assert.match(stderr, /the kubeconfig's user needs "get" and "update" on statefulsets\/scale/);
+        assert.deepStrictEqual(mutating(up.requests), []);
+    });
+});
