@@ -1,4 +1,3 @@
-// `pulumi-platform/kubernetes`: the Kubernetes helper. Kept apart from the package root so that only programs that
-// import it load @pulumi/kubernetes (an optional peer dependency), and with it the Kubernetes plugin.
-export { BrokerStatefulSetScaling } from "./provider/kubernetes/resource";
-export type { BrokerStatefulSetArgs, BrokerStatefulSetScalingArgs, RouteInTheNamespace } from "./provider/kubernetes/resource";
+// `pulumi-platform/kubernetes`: what a program that deploys the brokers' StatefulSet needs beside ClusterScale. It
+// loads no Kubernetes package.
+export { leaveBrokerReplicasToClusterScale } from "./provider/kubernetes/brokerReplicasTransform";

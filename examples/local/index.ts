@@ -8,7 +8,7 @@ const config = new pulumi.Config();
 
 const layout = new ClusterScale("cluster", {
     // Through the Kubernetes API server instead of platform:managementUrl, when the stack config says how:
-    // { namespace, service, managementPort?, gatewayPort?, kubeconfig?, context? } (see examples/kubernetes).
+    // { namespace, service, managementPort?, gatewayPort?, kubeconfig?, context?, statefulSet? } (see examples/kubernetes).
     kubernetes: config.getObject<KubernetesRouteArgs>("kubernetes"),
     brokerCount: config.getNumber("brokerCount") ?? 5,
     partitionCount: config.getNumber("partitionCount") ?? 8,

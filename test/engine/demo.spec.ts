@@ -2,7 +2,6 @@
 import * as assert from "assert";
 import { spawn } from "child_process";
 import * as path from "path";
-import { KUBE_USERS } from "../support/kubeconfig";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -25,38 +24,35 @@ function runDemo(): Promise<{ code: number | null; output: string }> {
 describe("demo (npm run demo)", function () {
     this.timeout(180_000);
 
-    it("previews the plan, applies it with progress, shows the topology, and finds nothing left to do", async () => {
+    it("previews the plan and the StatefulSet's move, starts the new pods before the change, shows the topology, finds nothing left to do, and shrinks in the safe order", async () => {
         const { code, output } = await runDemo();
         assert.strictEqual(code, 0, output);
 
-        const [preview, rest] = output.split("=== Starting brokers");
+        const [preview, rest] = output.split("=== pulumi up --skip-preview");
         assert.ok(rest, output);
         assert.match(preview, /ClusterScale "cluster": up will apply \d+ operations \(change 2\)/);
         assert.match(preview, /brokers added: 3, 4/);
         assert.match(preview, /partitions created: 7, 8/);
+        assert.match(preview, /StatefulSet platform-zeebe: replicas 3 → 5 before the layout change: pods platform-zeebe-3, platform-zeebe-4 start/);
         assert.doesNotMatch(preview, /change 2 accepted/, "a preview must not send the change");
 
         const [up, afterUp] = rest.split("=== Topology reported by the gateway");
-        assert.match(up, /change 2 accepted/);
+        const grown = up.indexOf("StatefulSet platform-zeebe: replicas 3 → 5 (pods platform-zeebe-3, platform-zeebe-4 start)");
+        assert.ok(grown >= 0 && grown < up.indexOf("change 2 accepted"), up);
         assert.match(up, /change 2 \[\d+\/(\d+)\] [A-Z_]+ broker \d/, "progress is shown while the change runs");
-        assert.match(up, /change 2 \[(\d+)\/\1\] done/);
         assert.match(up, /change 2 completed: 5 brokers, 8 partitions, replication factor 3/);
 
         const [topology, afterTopology] = afterUp.split("=== pulumi preview again");
         assert.match(topology, /clusterSize 5, partitionsCount 8, replicationFactor 3, lastCompletedChangeId 2/);
         for (const broker of [0, 1, 2, 3, 4]) assert.match(topology, new RegExp(`broker ${broker}: partitions \\d`));
-        const [secondPreview, throughKubernetes] = afterTopology.split("=== The same cluster through a Kubernetes API server");
-        assert.match(secondPreview, /Resources: 2 unchanged/);
+        assert.match(topology, /pods of StatefulSet platform-zeebe: platform-zeebe-0, platform-zeebe-1, platform-zeebe-2, platform-zeebe-3, platform-zeebe-4/);
 
-        assert.ok(throughKubernetes, output);
-        const [switchRoute, lastPreview] = throughKubernetes.split("=== pulumi preview through the Kubernetes route");
-        assert.match(
-            switchRoute,
-            /settings changed \(managementUrl, gatewayUrl, kubernetes\); the cluster already has this layout, nothing will be sent to it/,
-        );
-        assert.match(switchRoute, /nothing to send/);
-        assert.doesNotMatch(switchRoute, /accepted/, "switching the route sends no change");
-        assert.match(lastPreview, /Resources: 2 unchanged/);
-        assert.ok(!output.includes(KUBE_USERS.token), "the kubeconfig's token is never shown");
+        const [secondPreview, shrink] = afterTopology.split("=== Back to 3 brokers");
+        assert.match(secondPreview, /Resources: 2 unchanged/);
+        assert.ok(shrink, output);
+        const completed = shrink.search(/change \d+ completed: 3 brokers/);
+        assert.ok(completed >= 0 && completed < shrink.indexOf("StatefulSet platform-zeebe: replicas 5 → 3 (pods"), shrink);
+        assert.match(shrink, /pods of StatefulSet platform-zeebe: platform-zeebe-0, platform-zeebe-1, platform-zeebe-2\n/);
+        assert.ok(!/token-\d+-demo/.test(output), "the kubeconfig's token is never shown");
     });
 });

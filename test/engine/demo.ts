@@ -1,9 +1,10 @@
-// `npm run demo`: the root Pulumi program (examples/local) previewed and applied against the local emulator.
-// A cluster of 3 brokers, 6 partitions and replication factor 3 grows to 5 brokers and 8 partitions: the
-// preview shows the cluster's own plan, up shows progress while the change runs, the gateway then reports
-// the new topology, and a second preview shows nothing left to do. Then the same cluster is reached through a
-// Kubernetes API server (a stand-in with its own CA and a kubeconfig), as a pipeline outside the cluster would:
-// switching the route sends nothing to the cluster. Everything started here is stopped.
+// `npm run demo`: the root Pulumi program (examples/local) previewed and applied against the local emulator, reached
+// through a Kubernetes API server stand-in (its own CA, a kubeconfig for it) whose StatefulSet runs the brokers as pods,
+// as a pipeline outside the cluster reaches a real one. A cluster of 3 brokers, 6 partitions and replication factor 3
+// grows to 5 brokers and 8 partitions: the preview shows the cluster's own plan and the StatefulSet's replica move, up
+// starts the new pods before the change names them and shows progress, the gateway then reports the new topology, and
+// a second preview shows nothing left to do. Then it shrinks back to 3 brokers: the change first, the pods stop after
+// it. Everything started here is stopped.
 //
 // Where the real `pulumi` CLI is on PATH it runs the same steps instead of test/engine.
 import * as fs from "fs";
@@ -13,12 +14,11 @@ import { GatewayClient } from "../../sdk";
 import { RunningEmulator, startEmulator } from "../emulator";
 import { Command, runPulumi } from ".";
 import { findPulumiCli, runWithPulumiCli } from "./pulumiCli";
-import { startKubernetesRoute } from "../support/kubeconfig";
+import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const STACK = "demo";
 const TARGET = { brokerCount: 5, partitionCount: 8, replicationFactor: 3 };
-const NEW_BROKERS = [3, 4];
 
 /** One Pulumi command of the demo; `skipPreview`: `pulumi up --skip-preview` (right after a preview of its own). */
 type Step = (command: Command, options?: { config?: Record<string, string>; skipPreview?: boolean }) => Promise<number>;
@@ -26,10 +26,23 @@ type Step = (command: Command, options?: { config?: Record<string, string>; skip
 async function main(): Promise<number> {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-demo-"));
     const emulator = await startEmulator({ brokers: 3, partitions: 6, replicationFactor: 3, partitionScaling: true, opMs: 150 });
+    const pods = await startBrokerPods(emulator.control, {
+        replicas: 3,
+        startMs: 300,
+        terminationMs: 300,
+        proxy: { managementUrl: emulator.managementUrl, gatewayUrl: emulator.gatewayUrl },
+    });
     try {
+        const kubernetes = {
+            namespace: BROKER_NAMESPACE,
+            service: "platform-gateway",
+            managementPort: 9600,
+            gatewayPort: 8080,
+            statefulSet: BROKER_STATEFUL_SET,
+            kubeconfig: pods.user(OPERATOR_RULES, "demo").kubeconfig,
+        };
         const config = {
-            "platform:managementUrl": emulator.managementUrl,
-            "platform:gatewayUrl": emulator.gatewayUrl,
+            kubernetes: JSON.stringify(kubernetes),
             brokerCount: String(TARGET.brokerCount),
             partitionCount: String(TARGET.partitionCount),
             replicationFactor: String(TARGET.replicationFactor),
@@ -41,35 +54,31 @@ async function main(): Promise<number> {
                   runWithPulumiCli({ cli, command, skipPreview, programDir: ROOT, stack: STACK, config: given, env, workDir, print })
             : (command, { config: given = config, skipPreview } = {}) => runThroughEngine(command, given, env, path.join(workDir, "state.json"), skipPreview);
 
-        heading(`Local platform: 3 brokers, 6 partitions, replication factor 3 (management API ${emulator.managementUrl})`);
+        heading("Local platform: 3 brokers, 6 partitions, replication factor 3, run as the pods of StatefulSet platform-zeebe");
+        print(
+            `Kubernetes API server stand-in ${pods.server.url}: namespace ${kubernetes.namespace}, service ${kubernetes.service}, kubeconfig ${kubernetes.kubeconfig}`,
+        );
+        printPods(pods);
         heading(`pulumi preview: the plan for ${TARGET.brokerCount} brokers and ${TARGET.partitionCount} partitions`);
         if ((await run("preview")) !== 0) return 1;
 
-        heading(`Starting brokers ${NEW_BROKERS.join(", ")}, as a StatefulSet scale-up would, so they run before they are named`);
-        for (const id of NEW_BROKERS) await emulator.control.startBroker(id);
-
-        heading("pulumi up --skip-preview (the preview above showed the plan): apply the change and wait for it to complete");
+        heading("pulumi up --skip-preview (the preview above showed the plan): the new pods first, then the change, with progress");
         if ((await run("up", { skipPreview: true })) !== 0) return 1;
 
         heading("Topology reported by the gateway");
         await printTopology(emulator);
+        printPods(pods);
 
         heading("pulumi preview again: nothing left to do");
         if ((await run("preview")) !== 0) return 1;
 
-        heading("The same cluster through a Kubernetes API server (a stand-in with its own CA), as a pipeline outside the cluster reaches it");
-        const route = await startKubernetesRoute(emulator.managementUrl, emulator.gatewayUrl);
-        try {
-            print(`kubernetes: namespace ${route.input.namespace}, service ${route.input.service}, kubeconfig ${route.input.kubeconfig}`);
-            const throughKubernetes = { ...config, kubernetes: JSON.stringify(route.input) };
-            heading("pulumi up through the Kubernetes route (its preview, then the update): a settings update, nothing sent to the cluster");
-            if ((await run("up", { config: throughKubernetes })) !== 0) return 1;
-            heading("pulumi preview through the Kubernetes route: nothing left to do");
-            return await run("preview", { config: throughKubernetes });
-        } finally {
-            await route.stop();
-        }
+        heading("Back to 3 brokers: pulumi up (its preview, then the update): the change first, the pods stop once it completed");
+        if ((await run("up", { config: { ...config, brokerCount: "3" } })) !== 0) return 1;
+        printPods(pods);
+        if (pods.workloads.lost.length > 0) throw new Error(`replicas were lost: ${JSON.stringify(pods.workloads.lost)}`);
+        return 0;
     } finally {
+        await pods.stop();
         await emulator.close();
         fs.rmSync(workDir, { recursive: true, force: true });
     }
@@ -106,6 +115,11 @@ async function printTopology(emulator: RunningEmulator): Promise<void> {
         print(`  broker ${broker.nodeId}: partitions ${partitions.join(" ")}`);
     }
     print("  (* = leader)");
+}
+
+function printPods(pods: BrokerPods): void {
+    const names = (pods.workloads.podList() as { metadata: { name: string } }[]).map((pod) => pod.metadata.name);
+    print(`pods of StatefulSet ${BROKER_STATEFUL_SET}: ${names.join(", ")}`);
 }
 
 function heading(text: string): void {
