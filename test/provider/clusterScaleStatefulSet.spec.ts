@@ -125,6 +125,34 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.deepStrictEqual(pods.workloads.lost, []);
     });
 
+    it("an up killed while new pods start, or while its change runs, leaves a state the next up resumes from, with one layout change", async () => {
+        const killedAt = async (args: object, line: RegExp) => {
+            const kill = new AbortController();
+            const run = await fixture.run("up", args, {
+                config: NO_URL,
+                signal: kill.signal,
+                onLine: (text) => {
+                    if (line.test(text)) kill.abort();
+                },
+            });
+            assert.strictEqual(run.result.exitCode, 128 + 9, run.result.stdout);
+            return run;
+        };
+        // Scale-up, killed while the new pods start: the next up finds them running and sends the change once.
+        await killedAt({ brokerCount: 5, kubernetes: route() }, /waiting for pods platform-zeebe-3, platform-zeebe-4 to run/);
+        const up = await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL });
+        succeeded(up);
+        assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
+        // Scale-down, killed once the change was accepted: the next up waits for it (no second change), then stops the pods.
+        const killed = await killedAt({ brokerCount: 3, kubernetes: route() }, /change \d+ accepted/);
+        const sent = mutating(killed.requests).length;
+        const down = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        succeeded(down);
+        assert.strictEqual(sent + mutating(down.requests).length, 1, "the scale-down was sent twice");
+        assert.strictEqual(replicas(), 3);
+        assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
     it("replicas lowered by someone else below the layout's highest broker: preview refuses, naming the brokers and their partitions", async () => {
         await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
         pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });

@@ -42,6 +42,8 @@ export interface RunOptions {
     skipPreview?: boolean;
     /** The engine in this process (runPulumi's inProcess): for the cases of a matrix. */
     inProcess?: boolean;
+    /** Kills the run (SIGKILL, as an interrupted CLI): it then runs in processes of its own. */
+    signal?: AbortSignal;
 }
 
 export interface ScaleRun {
@@ -115,7 +117,7 @@ export class ClusterScaleFixture {
         const { kubernetes, ...scale } = args;
         const config = { "platform:managementUrl": this.emulator.managementUrl, scale: JSON.stringify(scale), ...options.config };
         const secrets = { ...(kubernetes === undefined ? {} : { kubernetes: JSON.stringify(kubernetes) }), ...options.secrets };
-        const inProcess = options.inProcess ?? this.engine === "in-process";
+        const inProcess = options.signal === undefined && (options.inProcess ?? this.engine === "in-process");
         const result = await runStack(stack, command, { ...options, config, secrets, inProcess });
         const requests = this.emulator.control.requests().filter((entry) => entry.interface === "management" || entry.interface === "gateway");
         const hostLines = result.diagnostics.map((diagnostic) => diagnostic.line);

@@ -1,0 +1,30 @@
+// pulumi-platform/kubernetes's transform: the brokers' StatefulSet ignores changes of spec.replicas (ClusterScale owns
+// the count), every other resource of the chart is left as it is.
+import * as assert from "assert";
+import type * as pulumi from "@pulumi/pulumi";
+import { leaveBrokerReplicasToClusterScale } from "../../kubernetes";
+
+describe("pulumi-platform/kubernetes: leaveBrokerReplicasToClusterScale", () => {
+    const transform = leaveBrokerReplicasToClusterScale("camunda-zeebe");
+    const args = (type: string, name: string, opts: pulumi.CustomResourceOptions = {}) =>
+        ({
+            type,
+            name: `camunda:${name}`,
+            props: { metadata: { name }, spec: { replicas: 3 } },
+            opts,
+            custom: true,
+        }) as unknown as pulumi.ResourceTransformArgs;
+
+    it("gives the brokers' StatefulSet ignoreChanges on spec.replicas, keeping its other options and its props", async () => {
+        const result = await transform(args("kubernetes:apps/v1:StatefulSet", "camunda-zeebe", { ignoreChanges: ["metadata.labels"], protect: true }));
+        assert.ok(result);
+        assert.deepStrictEqual(result.props, { metadata: { name: "camunda-zeebe" }, spec: { replicas: 3 } });
+        assert.deepStrictEqual(result.opts?.ignoreChanges, ["metadata.labels", "spec.replicas"]);
+        assert.strictEqual(result.opts?.protect, true);
+    });
+
+    it("leaves other StatefulSets and other kinds alone", async () => {
+        assert.strictEqual(await transform(args("kubernetes:apps/v1:StatefulSet", "camunda-elasticsearch")), undefined);
+        assert.strictEqual(await transform(args("kubernetes:core/v1:Service", "camunda-zeebe")), undefined);
+    });
+});
