@@ -40,10 +40,14 @@ export async function rollOutLayout(
     // Brokers this up removes (and those an interrupted up had removed): their claims are the ones that may go.
     const removed = new Set([...(members ?? []), ...recordedBrokers(olds)].filter((broker) => !desired.includes(broker)));
     let outputs: ClusterScaleOutputs | undefined;
+    // What a wait just saw: the next step is decided from it, without reading again (the layout change follows the
+    // pods within milliseconds).
+    let seen: { view: StatefulSetView; pods: PodView[] } | undefined;
 
     for (;;) {
-        const view = await step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read());
-        const { pods } = await step(name, "list the brokers' pods", PERMISSIONS.pods, () => statefulSet.pods(view.podSelector));
+        const view = seen?.view ?? (await step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read()));
+        const pods = seen?.pods ?? (await step(name, "list the brokers' pods", PERMISSIONS.pods, () => statefulSet.pods(view.podSelector))).pods;
+        seen = undefined;
         const claimNames = deleteVolumes
             ? claimsOf(
                   statefulSet,
@@ -74,7 +78,7 @@ export async function rollOutLayout(
                 break;
             case "waitForPods":
                 say(name, `waiting for ${podList(statefulSet, next.ordinals)} to run before the layout change names them`);
-                await waitForPods(name, statefulSet, view.podSelector, next.ordinals, "run", remainingMs, inputs.timeoutSeconds);
+                seen = { view, pods: await waitForPods(name, statefulSet, view.podSelector, next.ordinals, "run", remainingMs, inputs.timeoutSeconds) };
                 break;
             case "applyLayout":
                 outputs = await applyLayout(clients, id, inputs, olds, provider, deadline);
@@ -87,7 +91,7 @@ export async function rollOutLayout(
                 await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(next.to));
                 break;
             case "waitForPodsGone":
-                await waitForPods(name, statefulSet, view.podSelector, next.ordinals, "stop", remainingMs, inputs.timeoutSeconds);
+                seen = { view, pods: await waitForPods(name, statefulSet, view.podSelector, next.ordinals, "stop", remainingMs, inputs.timeoutSeconds) };
                 break;
             case "deleteClaims":
                 for (const claim of next.names) await step(name, `delete claim ${claim}`, PERMISSIONS.claims, () => statefulSet.deleteClaim(claim));
@@ -121,14 +125,18 @@ async function waitForPods(
     goal: "run" | "stop",
     timeoutMs: number,
     timeoutSeconds: number,
-): Promise<void> {
+): Promise<PodView[]> {
     const names = ordinals.map((ordinal) => statefulSet.podName(ordinal));
-    const reached =
+    const done =
         goal === "run"
-            ? (pods: ReadonlyMap<string, PodView>) => (names.every((pod) => pods.get(pod)?.started === true && !pods.get(pod)?.deleting) ? true : undefined)
-            : (pods: ReadonlyMap<string, PodView>) => (names.every((pod) => !pods.has(pod)) ? true : undefined);
+            ? (pods: ReadonlyMap<string, PodView>) => names.every((pod) => pods.get(pod)?.started === true && !pods.get(pod)?.deleting)
+            : (pods: ReadonlyMap<string, PodView>) => names.every((pod) => !pods.has(pod));
     try {
-        await statefulSet.waitForPods(selector, reached, { timeoutMs, what: `${podList(statefulSet, ordinals)} to ${goal}` });
+        // The pods as the wait last saw them: the next step is decided from them.
+        return await statefulSet.waitForPods(selector, (pods) => (done(pods) ? [...pods.values()] : undefined), {
+            timeoutMs,
+            what: `${podList(statefulSet, ordinals)} to ${goal}`,
+        });
     } catch (error) {
         if (!(error instanceof PodWaitTimeoutError)) throw kubernetesFailure(name, `watch the brokers' pods`, PERMISSIONS.pods, error);
         const waiting = error.pods

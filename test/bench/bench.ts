@@ -11,6 +11,7 @@ import { startEmulatorProcess } from "./emulatorProcess";
 import { BenchDocument, SectionName, SectionResult, summarizeTargets } from "./figures";
 import { TRIVIAL, adminClientHosted, clusterScaleColdStartCases, clusterScaleUnavailable, trivialHosted } from "./hostedProviders";
 import { benchPreviewCost } from "./previewCost";
+import { DEFAULT_ROLLOUT, RolloutLagOptions, benchRolloutLag } from "./rolloutLag";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
 import { DEFAULT_TOKENS, TokenOptions, benchTokens } from "./tokens";
@@ -25,9 +26,10 @@ export interface BenchOptions {
     coldStartRounds: number;
     /** Diffs timed on a warm host. */
     previewDiffs: number;
+    rollout: RolloutLagOptions;
 }
 
-export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state"];
+export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state", "rolloutLag"];
 
 /** The full run: about 3 minutes on 2 cores. */
 export const FULL_OPTIONS: BenchOptions = {
@@ -38,6 +40,7 @@ export const FULL_OPTIONS: BenchOptions = {
     state: DEFAULT_STATE,
     coldStartRounds: 5,
     previewDiffs: 20,
+    rollout: DEFAULT_ROLLOUT,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
@@ -49,6 +52,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     state: { largeBrokers: 6, largePartitions: 12 },
     coldStartRounds: 1,
     previewDiffs: 2,
+    rollout: { repeats: 1 },
 };
 
 type Progress = (line: string) => void;
@@ -94,6 +98,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
             record("coldStart", await benchColdStart(providers, TRIVIAL, options.coldStartRounds));
         },
         state: async () => record("state", await benchState(emulator, options.state)),
+        rolloutLag: async () => record("rolloutLag", await benchRolloutLag(options.rollout)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

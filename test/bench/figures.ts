@@ -24,7 +24,7 @@ export interface Figure {
     samples?: number;
 }
 
-export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state";
+export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -33,6 +33,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     scale: "4. Scale: decoding large answers",
     coldStart: "5. Host cold start",
     state: "6. State size and host memory",
+    rolloutLag: "7. Kubernetes: pods and layout change in order",
 };
 
 /** What one benchmark section returns. */

@@ -95,6 +95,9 @@ export class BrokerWorkloads {
     readonly otherReplicaManagers: FieldManager[] = [];
     /** The field managers of the replica writes through /scale. */
     private readonly replicaWriters = new Set<string>();
+    /** When each ordinal's container last started (epoch ms), and every replica write: what the bench times. */
+    readonly containerStarts = new Map<number, number>();
+    readonly replicaWrites: { at: number; replicas: number }[] = [];
 
     constructor(
         private readonly host: BrokerHost,
@@ -205,6 +208,7 @@ export class BrokerWorkloads {
     setReplicas(replicas: number, expectedVersion?: string, fieldManager?: string): "conflict" | "ok" {
         if (expectedVersion !== undefined && expectedVersion !== String(this.statefulSetVersion)) return "conflict";
         if (fieldManager) this.replicaWriters.add(fieldManager);
+        this.replicaWrites.push({ at: Date.now(), replicas });
         if (replicas !== this.replicas) this.generation++;
         this.replicas = replicas;
         this.statefulSetVersion = this.bump();
@@ -307,6 +311,7 @@ export class BrokerWorkloads {
             return;
         }
         pod.container = { state: "running", startedAt: Date.now() };
+        this.containerStarts.set(pod.ordinal, pod.container.startedAt);
         this.host.startBroker(pod.ordinal);
         if (this.installedAll(pod.ordinal)) pod.readySince = Date.now();
         this.changed(pod);
