@@ -48,13 +48,15 @@ export async function rollOutLayout(
         const view = seen?.view ?? (await step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read()));
         const pods = seen?.pods ?? (await step(name, "list the brokers' pods", PERMISSIONS.pods, () => statefulSet.pods(view.podSelector))).pods;
         seen = undefined;
-        const claimNames = deleteVolumes
-            ? claimsOf(
-                  statefulSet,
-                  view,
-                  [...removed].filter((broker) => broker >= replicasFor(desired)),
-              )
-            : [];
+        // Claims go only after the layout change: listing them earlier would only delay it.
+        const claimNames =
+            deleteVolumes && outputs !== undefined
+                ? claimsOf(
+                      statefulSet,
+                      view,
+                      [...removed].filter((broker) => broker >= replicasFor(desired)),
+                  )
+                : [];
         const existing = claimNames.length === 0 ? [] : await step(name, "list the claims", PERMISSIONS.read, () => statefulSet.existingClaims(claimNames));
         const facts: RolloutFacts = {
             desired,
