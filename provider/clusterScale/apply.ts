@@ -1,7 +1,8 @@
 // create and update: wait for a change already running, plan against the live cluster, refuse what must not be
-// sent, send the request once, and wait for the change. Every way it can end is here: completed (the outputs), a
-// change of this resource that did not complete (a partial failure that keeps its id, so the next up resumes
-// waiting instead of sending again), or a refusal with nothing sent.
+// sent, send the request once, and wait for the change. Each round observes (the cluster, then the dry run), asks
+// layoutDecision.ts for the next step, and acts. Every way it can end is here: completed (the outputs), a change of
+// this resource that did not complete (a partial failure that keeps its id, so the next up resumes waiting instead of
+// sending again), or a refusal with nothing sent.
 
 import { type ChangeOutcome, waitForChange } from "../../sdk/cluster/changeWaiter";
 import { type ClusterClient } from "../../sdk/cluster/clusterClient";
@@ -40,7 +41,8 @@ import { count, describeLayout, describeOperation, pendingText, progressLine, sa
 import { type ClusterScaleOutputs, type KnownChange, inFlightOutputs, outputsFrom, plannedChangesOf, recordedChange, settingsOf } from "./outputs";
 import { fingerprintOf, leftTheirLayout, runsKnownPlan } from "./ownership";
 import { recordedIntent } from "./replicas";
-import { messageOf, planChange, removedBrokers, snapshotOf } from "./request";
+import { type LayoutFacts, type Ownership, decideLayoutStep } from "./layoutDecision";
+import { type PlanOutcome, messageOf, planChange, removedBrokers, snapshotOf } from "./request";
 
 /** Apply-time rounds of "wait for the pending change, plan, send": a guard against a cluster that never settles. */
 const MAX_APPLY_ROUNDS = 6;
@@ -55,9 +57,6 @@ interface UnclearSend {
     answer: string;
     retryAfterMs?: number;
 }
-
-/** Where the change this run waits for came from. */
-type Ownership = "this run" | "an earlier run" | "elsewhere";
 
 interface WaitOptions {
     name: string;
@@ -130,80 +129,118 @@ export async function applyLayout(
     };
 
     for (let round = 1; round <= MAX_APPLY_ROUNDS; round++) {
+        // Observe: the cluster, then (when the decision asks for it) the dry run of the layout.
         let state: ClusterState | undefined;
+        let readError: unknown;
         try {
             state = await cluster.getCluster();
         } catch (error) {
-            const reason = `cannot read the cluster: ${messageOf(error).replace(/\.$/, "")}`;
-            // A change of this resource may be running (sent with no clear answer, or left by an earlier run): keep its id.
-            if (inFlight !== undefined)
-                fail(
-                    inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS", intended),
-                    `${reason}; change ${inFlight.changeId} may be running: the next up waits for it`,
-                );
-            // Reading goes through the lowest broker, which a force removal may be removing because it is gone; the
-            // force request itself goes to the lowest broker it keeps. So a force removal goes on from its dry run.
-            if (!desired.force || !isTransientError(error)) throw new Error(`${subject(name)}: ${reason}${round === 1 ? ". Nothing was sent." : ""}`);
-            say(name, `${reason}; a force removal is sent to the lowest broker it keeps, so it is planned from its own dry run`);
+            readError = error;
         }
-        if (state?.pendingChange !== undefined) {
-            const pendingId = state.pendingChange.id;
-            const operations = [...state.pendingChange.completed, ...state.pendingChange.pending];
-            if (inFlight?.changeId === pendingId && !runsKnownPlan(inFlight, operations)) {
-                say(
-                    name,
-                    `change ${pendingId} has the id of a change of this resource but another plan (a rebuilt cluster numbers its changes anew); it is treated as another client's change`,
-                );
-                inFlight = undefined;
-            }
-            if (inFlight?.changeId === pendingId && inFlight.plannedChanges.length === 0) {
-                // Its plan did not fit in the state of an earlier partial failure: the cluster still lists it.
-                inFlight = { ...inFlight, plannedChanges: plannedChangesOf(operations) };
-            }
-            const mine = inFlight?.changeId === pendingId ? inFlight : undefined;
-            const ownership: Ownership = mine === undefined ? "elsewhere" : pendingId === earlier?.changeId ? "an earlier run" : "this run";
-            if (mine === undefined) waited = { changeId: pendingId, plannedChanges: plannedChangesOf(operations) };
-            // "Elsewhere" includes a run of this resource that was killed before it could record its change.
-            const origin = ownership === "elsewhere" ? "outside this resource, or by an interrupted run" : `by ${ownership}`;
-            say(name, `change ${pendingId} (started ${origin}) is in progress; waiting for it before planning`);
-            const current = state;
-            await waitFor({
+        const pendingOperations = state?.pendingChange === undefined ? [] : [...state.pendingChange.completed, ...state.pendingChange.pending];
+        const facts: LayoutFacts = {
+            round,
+            maxRounds: MAX_APPLY_ROUNDS,
+            force: desired.force,
+            read: state === undefined ? { ok: false, transient: isTransientError(readError) } : { ok: true, pendingChangeId: state.pendingChange?.id },
+            inFlightId: inFlight?.changeId,
+            pendingRunsAnotherPlan: inFlight !== undefined && !runsKnownPlan(inFlight, pendingOperations),
+            earlierId: earlier?.changeId,
+            unclearSends: unclear.length,
+            maxUnclearSends: MAX_UNCLEAR_SENDS,
+        };
+        let next = decideLayoutStep(facts);
+        const readReason = () => `cannot read the cluster: ${messageOf(readError).replace(/\.$/, "")}`;
+        if (next.kind === "forgetInFlight") {
+            say(
                 name,
-                cluster,
-                changeId: pendingId,
-                deadline,
-                timeoutSeconds: inputs.timeoutSeconds,
-                ownership,
-                cancelOnTimeout: inputs.cancelOnTimeout,
-                onFailure: mine && ((reason, status, last) => fail(inFlightOutputs(settings, last ?? current, mine, status, intended), reason)),
-            });
-            continue;
+                `change ${state?.pendingChange?.id} has the id of a change of this resource but another plan (a rebuilt cluster numbers its changes anew); it is treated as another client's change`,
+            );
+            inFlight = undefined;
+            next = decideLayoutStep({ ...facts, inFlightId: undefined });
+        }
+        let planned: Planned | PlanOutcome | undefined;
+        if (next.kind === "plan" || next.kind === "planWithoutRead") {
+            if (next.kind === "planWithoutRead") {
+                // Reading goes through the lowest broker, which a force removal may be removing because it is gone; the
+                // force request itself goes to the lowest broker it keeps. So a force removal goes on from its dry run.
+                say(name, `${readReason()}; a force removal is sent to the lowest broker it keeps, so it is planned from its own dry run`);
+            }
+            planned = await planChange(cluster, desired, state === undefined ? undefined : snapshotOf(state.brokers), {});
+            next = decideLayoutStep({ ...facts, planned: planned.kind === "planned" ? (planned.empty ? "empty" : "changes") : planned.kind });
         }
 
-        const planned = await planChange(cluster, desired, state === undefined ? undefined : snapshotOf(state.brokers), {});
-        if (planned.kind === "busy") {
-            if (state === undefined)
-                throw new Error(
-                    `${subject(name)}: ${pendingText(planned.pendingChangeId)} is in progress and the cluster cannot be read to wait for it. Nothing was sent.`,
+        // Act.
+        switch (next.kind) {
+            case "failKeepingInFlight":
+                return fail(
+                    inFlightOutputs(settings, undefined, inFlight!, "IN_PROGRESS", intended),
+                    `${readReason()}; change ${inFlight!.changeId} may be running: the next up waits for it`,
                 );
-            continue;
-        }
-        if (planned.kind === "unreachable") {
-            if (round === MAX_APPLY_ROUNDS) throw new Error(`${subject(name)}: cannot plan the change: ${planned.reason}. Nothing was sent.`);
-            // A dry run changes nothing, so asking again is safe.
-            await pause(exponentialDelay(round, 200, 2_000));
-            continue;
-        }
-        if (planned.kind === "rejected") throw new Error(`${subject(name)}: ${planned.property}: ${planned.reason}. Nothing was sent.`);
-        intended ??= planned.live.mostReplicas > 0 ? planned.live.mostReplicas : undefined;
-        if (planned.empty) {
-            if (state === undefined)
+            case "refuseUnreadable":
+                throw new Error(`${subject(name)}: ${readReason()}${round === 1 ? ". Nothing was sent." : ""}`);
+            case "waitForPending": {
+                const pendingId = next.changeId;
+                if (inFlight?.changeId === pendingId && inFlight.plannedChanges.length === 0) {
+                    // Its plan did not fit in the state of an earlier partial failure: the cluster still lists it.
+                    inFlight = { ...inFlight, plannedChanges: plannedChangesOf(pendingOperations) };
+                }
+                const mine = next.ownership === "elsewhere" ? undefined : inFlight;
+                if (mine === undefined) waited = { changeId: pendingId, plannedChanges: plannedChangesOf(pendingOperations) };
+                // "Elsewhere" includes a run of this resource that was killed before it could record its change.
+                const origin = next.ownership === "elsewhere" ? "outside this resource, or by an interrupted run" : `by ${next.ownership}`;
+                say(name, `change ${pendingId} (started ${origin}) is in progress; waiting for it before planning`);
+                const current = state;
+                await waitFor({
+                    name,
+                    cluster,
+                    changeId: pendingId,
+                    deadline,
+                    timeoutSeconds: inputs.timeoutSeconds,
+                    ownership: next.ownership,
+                    cancelOnTimeout: inputs.cancelOnTimeout,
+                    onFailure: mine && ((reason, status, last) => fail(inFlightOutputs(settings, last ?? current, mine, status, intended), reason)),
+                });
+                continue;
+            }
+            case "observeAgain":
+                continue;
+            case "refuseBusyUnreadable": {
+                const pendingChangeId = planned?.kind === "busy" ? planned.pendingChangeId : undefined;
+                throw new Error(
+                    `${subject(name)}: ${pendingText(pendingChangeId)} is in progress and the cluster cannot be read to wait for it. Nothing was sent.`,
+                );
+            }
+            case "planAgainLater":
+                // A dry run changes nothing, so asking again is safe.
+                await pause(exponentialDelay(round, 200, 2_000));
+                continue;
+            case "refuseUnreachable":
+                throw new Error(
+                    `${subject(name)}: cannot plan the change: ${planned?.kind === "unreachable" ? planned.reason : "no answer"}. Nothing was sent.`,
+                );
+            case "refusePlan":
+                if (planned?.kind === "rejected") throw new Error(`${subject(name)}: ${planned.property}: ${planned.reason}. Nothing was sent.`);
+                break;
+            case "refuseNothingToRecord":
                 throw new Error(`${subject(name)}: cannot read the cluster, and the force removal has nothing to remove. Nothing was sent.`);
+            case "plan":
+            case "planWithoutRead":
+            case "forgetInFlight":
+                break; // decided again above
+            case "record":
+            case "send":
+            case "refuseUnclearSends":
+                break; // below, with the plan
+        }
+        if (planned?.kind !== "planned") continue;
+        intended ??= planned.live.mostReplicas > 0 ? planned.live.mostReplicas : undefined;
+        if (next.kind === "record" && state !== undefined) {
             say(name, `the cluster has the requested layout (${describeLayout(state)}); nothing to send`);
             return outputsFrom(settings, state, leftTheirLayout([inFlight, waited, recorded], state), intended);
         }
         await applyLiveness(name, desired, planned, gateway);
-        if (unclear.length >= MAX_UNCLEAR_SENDS) {
+        if (next.kind === "refuseUnclearSends") {
             throw new Error(
                 `${subject(name)}: the management API answered ${describeAnswers(unclear)}; nothing was applied (the cluster shows no change from these requests). Run up again when it answers.`,
             );

@@ -17,7 +17,7 @@ import { messageOf, snapshotOf } from "./request";
 import { type PodFact, type RolloutFacts, decideRolloutStep, replicasFor } from "./rolloutDecision";
 
 /** What RBAC must allow, by the step that needs it. */
-const PERMISSIONS = {
+export const PERMISSIONS = {
     read: '"get" on statefulsets and statefulsets/scale, "list" and "watch" on pods, "list" on persistentvolumeclaims',
     scale: '"get" and "update" on statefulsets/scale',
     pods: '"list" and "watch" on pods',
@@ -160,7 +160,7 @@ async function step<T>(name: string, what: string, permission: string, call: () 
     }
 }
 
-function kubernetesFailure(name: string, what: string, permission: string, error: unknown): Error {
+export function kubernetesFailure(name: string, what: string, permission: string, error: unknown): Error {
     const forbidden = error instanceof PlatformError && error.status === 403;
     const advice = forbidden ? `; the kubeconfig's user needs ${permission} in the namespace` : "";
     return new Error(`${subject(name)}: kubernetes.statefulSet: cannot ${what}: ${messageOf(error)}${advice}`);

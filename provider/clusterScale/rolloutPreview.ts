@@ -6,8 +6,7 @@
 import { type BrokerStatefulSet, FIELD_MANAGER } from "../../sdk/kubernetes/brokerStatefulSet";
 import type { BrokerState } from "../../sdk/schemas";
 import { type Say, subject } from "./messages";
-import { messageOf } from "./request";
-import { claimsOf, podList, stoppingRefusal } from "./rollout";
+import { PERMISSIONS, claimsOf, kubernetesFailure, podList, stoppingRefusal } from "./rollout";
 import { replicasFor } from "./rolloutDecision";
 
 export interface RolloutPreview {
@@ -30,7 +29,7 @@ export async function previewRollout(
         view = await statefulSet.read();
         podNames = new Set((await statefulSet.pods(view.podSelector)).pods.map((pod) => pod.name));
     } catch (error) {
-        throw new Error(`${subject(name)}: kubernetes.statefulSet: cannot read StatefulSet ${sts} or its pods: ${messageOf(error)}`);
+        throw kubernetesFailure(name, `read StatefulSet ${sts} or its pods`, PERMISSIONS.read, error);
     }
     const members = current.filter((broker) => broker.state !== "LEFT");
     const stopping = members.map((broker) => broker.id).filter((id) => id >= view.replicas);

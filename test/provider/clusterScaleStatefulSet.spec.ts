@@ -174,6 +174,31 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.ok(printed(preview, "spec.replicas is also written by helm: its next apply will set the count back"), preview.result.stdout);
     });
 
+    it("a user who may not list pods: up stops at its preview naming the permission, before any layout change", async () => {
+        const blind = pods.user({ ...OPERATOR_RULES, pods: ["get"] }, "blind").kubeconfig;
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: blind }) }, { config: NO_URL });
+        const stderr = failed(up);
+        assert.match(stderr, /cannot read StatefulSet platform-zeebe or its pods: .*cannot list resource "pods"/);
+        assert.match(stderr, /the kubeconfig's user needs .*"list" and "watch" on pods/);
+        assert.deepStrictEqual(mutating(up.requests), []);
+    });
+
+    it('a user who may not delete claims, with volumesOfRemovedBrokers "delete": the scale-down completes, then up fails naming the permission', async () => {
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        const keeper = pods.user({ ...OPERATOR_RULES, persistentvolumeclaims: ["get", "list", "watch"] }, "keeper").kubeconfig;
+        const up = await fixture.run(
+            "up",
+            { brokerCount: 3, kubernetes: route({ kubeconfig: keeper, volumesOfRemovedBrokers: "delete" }) },
+            { config: NO_URL },
+        );
+        const stderr = failed(up);
+        assert.match(stderr, /cannot delete claim data-platform-zeebe-3: .*cannot delete resource "persistentvolumeclaims"/);
+        assert.match(stderr, /the kubeconfig's user needs "delete" on persistentvolumeclaims/);
+        assert.strictEqual(replicas(), 3, "the scale-down itself completed");
+        assert.ok(claimNames().includes("data-platform-zeebe-3"));
+        assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
     it("a user who may not scale the StatefulSet: up fails naming the permission, before any layout change", async () => {
         const viewer = pods.user({ ...OPERATOR_RULES, "statefulsets/scale": ["get"] }, "viewer").kubeconfig;
         const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: viewer }) }, { config: NO_URL });
