@@ -35,7 +35,10 @@ describe("examples/admin-members", function () {
     });
     afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
-    const run = (command: Command, settings: { config?: Record<string, string>; secrets?: Record<string, string>; env?: NodeJS.ProcessEnv }) =>
+    const run = (
+        command: Command,
+        settings: { config?: Record<string, string>; secrets?: Record<string, string>; env?: NodeJS.ProcessEnv; inProcess?: boolean },
+    ) =>
         runPulumi({
             command,
             programDir: join(EXAMPLES, "admin-members"),
@@ -48,6 +51,7 @@ describe("examples/admin-members", function () {
                 PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens"),
                 ...settings.env,
             },
+            inProcess: settings.inProcess,
         });
     const output = (result: RunPulumiResult, name: string): PropertyValue => unwrapSecrets(result.outputs[name]);
     const succeeded = (result: RunPulumiResult) => assert.equal(result.exitCode, 0, `exit ${result.exitCode}\n${result.stdout}\n${result.stderr}`);
@@ -81,18 +85,19 @@ describe("examples/admin-members", function () {
             PLATFORM_OAUTH_URL: emulator.authUrl,
             PLATFORM_CONSOLE_BASE_URL: emulator.baseUrl,
         };
-        const up = await run("up", { env });
+        // The cases after the first run in the in-process engine (the same engine and provider code).
+        const up = await run("up", { env, inProcess: true });
         succeeded(up);
         assert.deepEqual(output(up, "memberEmails"), EMAILS);
         assert.equal(output(up, "memberCount"), 3);
         assert.ok(!stateText().includes(CLIENT.clientSecret), "a secret from the environment is never stored");
-        const destroy = await run("destroy", { env });
+        const destroy = await run("destroy", { env, inProcess: true });
         succeeded(destroy);
         assert.deepEqual(Object.keys(destroy.state.resources), []);
     });
 
     it("names every missing setting and where it may come from, without a request", async () => {
-        const preview = await run("preview", {});
+        const preview = await run("preview", { inProcess: true });
         assert.notEqual(preview.exitCode, 0);
         const text = `${preview.stdout}\n${preview.stderr}`;
         assert.match(text, /clientId is required: set the clientId input, stack config platform:clientId or environment variable PLATFORM_CONSOLE_CLIENT_ID/);

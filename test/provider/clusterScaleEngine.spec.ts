@@ -8,7 +8,8 @@ import { ClusterScaleFixture, dryRuns, failed, mutating, output, printed, reques
 
 describe("ClusterScale under Pulumi's engine", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    // The cases run in the in-process engine (the same semantics); the up with its preview pass runs as the CLI does.
+    const fixture = new ClusterScaleFixture("in-process");
     const step = (run: Awaited<ReturnType<ClusterScaleFixture["run"]>>) => run.result.steps.find((entry) => entry.name === "cluster")?.op;
     const hostLines = (run: Awaited<ReturnType<ClusterScaleFixture["run"]>>, pass: number) => run.result.passes[pass].diagnostics.map((d) => d.line);
     const completed = async (changeId: number) => waitForChange({ changeId, cluster: fixture.cluster(), timeoutMs: 30_000 });
@@ -19,7 +20,7 @@ describe("ClusterScale under Pulumi's engine", function () {
     it("up: the preview pass shows the plan, the update sends one request and shows its own lines, not the plan again", async () => {
         fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 2 });
         fixture.emulator.control.startBroker(3);
-        const run = await fixture.run("up", { brokerCount: 4 });
+        const run = await fixture.run("up", { brokerCount: 4 }, { inProcess: false });
         succeeded(run);
         assert.deepStrictEqual(
             run.result.passes.map((pass) => pass.pass),
