@@ -112,28 +112,34 @@ describe("emulator: command line", () => {
         assert.equal(await stop(child, "SIGINT"), 0);
     });
 
-    it("with --kubernetes: an API server stand-in and a kubeconfig (0600) that reach the management API, removed on exit", async () => {
-        const { child, urls } = await startCli(["--kubernetes"]);
+    it("with --kubernetes: an API server stand-in whose StatefulSet runs the brokers as pods, and a kubeconfig (0600) that reaches the management API and the scale, removed on exit", async () => {
+        const { child, urls } = await startCli(["--kubernetes", "--brokers", "2", "--replication-factor", "2"]);
         children.push(child);
-        const route = urls.kubernetes as unknown as { namespace: string; service: string; managementPort: number; kubeconfig: string };
-        assert.deepEqual([route.namespace, route.service, route.managementPort], ["camunda", "platform-gateway", 9600]);
+        const route = urls.kubernetes as unknown as { namespace: string; service: string; managementPort: number; statefulSet: string; kubeconfig: string };
+        assert.deepEqual([route.namespace, route.service, route.managementPort, route.statefulSet], ["camunda", "platform-gateway", 9600, "platform-zeebe"]);
         assert.equal(statSync(route.kubeconfig).mode & 0o777, 0o600);
         const kubeconfig = readFileSync(route.kubeconfig, "utf8");
         const field = (name: string) => new RegExp(`${name}: (\\S+)`).exec(kubeconfig)![1];
         const ca = Buffer.from(field("certificate-authority-data"), "base64").toString();
-        const path = `/api/v1/namespaces/${route.namespace}/services/${route.service}:${route.managementPort}/proxy/actuator/cluster`;
-        const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-            const url = new URL(path, field("server"));
-            const request = httpsRequest(url, { ca, headers: { authorization: `Bearer ${field("token")}` } }, (response) => {
-                let body = "";
-                response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-                response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        const get = (path: string) =>
+            new Promise<{ status: number; body: string }>((resolve, reject) => {
+                const request = httpsRequest(new URL(path, field("server")), { ca, headers: { authorization: `Bearer ${field("token")}` } }, (response) => {
+                    let body = "";
+                    response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+                    response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+                });
+                request.on("error", reject);
+                request.end();
             });
-            request.on("error", reject);
-            request.end();
-        });
-        assert.equal(answer.status, 200, answer.body);
-        assert.equal((JSON.parse(answer.body) as { version: number }).version, 1);
+        const cluster = await get(`/api/v1/namespaces/${route.namespace}/services/${route.service}:${route.managementPort}/proxy/actuator/cluster`);
+        assert.equal(cluster.status, 200, cluster.body);
+        assert.equal((JSON.parse(cluster.body) as { version: number }).version, 1);
+        const scale = await get(`/apis/apps/v1/namespaces/${route.namespace}/statefulsets/${route.statefulSet}/scale`);
+        assert.equal(scale.status, 200, scale.body);
+        assert.equal((JSON.parse(scale.body) as { spec: { replicas: number } }).spec.replicas, 2, "one pod per broker");
+        const pods = await get(`/api/v1/namespaces/${route.namespace}/pods`);
+        const names = (JSON.parse(pods.body) as { items: { metadata: { name: string } }[] }).items.map((pod) => pod.metadata.name);
+        assert.deepEqual(names.sort(), ["platform-zeebe-0", "platform-zeebe-1"]);
         assert.equal(await stop(child), 0);
         assert.ok(!existsSync(route.kubeconfig), "the kubeconfig is removed on exit");
     });

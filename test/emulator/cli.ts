@@ -2,13 +2,14 @@
 //                     [--op-ms N] [--port N] [--release 8.9|8.8] [--kubernetes]
 // Starts the emulator, prints one JSON line with its URLs, and serves until SIGTERM or SIGINT (or
 // until its parent process exits). With --kubernetes, also a Kubernetes API server stand-in in front of it (HTTPS,
-// its own CA) and a kubeconfig for it in a temporary file (0600): the JSON line's `kubernetes` is a ClusterScale
-// `kubernetes` input that reaches the emulator the way a cluster-internal service is reached.
+// its own CA) whose StatefulSet runs the brokers as pods, and a kubeconfig for a user with the rules ClusterScale
+// needs in a temporary file (0600): the JSON line's `kubernetes` is a ClusterScale `kubernetes` input that reaches the
+// emulator the way a cluster-internal service is reached and starts and stops the broker pods itself.
 
 import { startEmulator } from "./index";
 import { EmulatorOptions } from "./emulator";
 import { RELEASES, Release } from "./settings";
-import { startKubernetesRoute } from "../support/kubeconfig";
+import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 
 const USAGE =
     "usage: npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling] [--op-ms N] [--port N] [--release 8.9|8.8] [--kubernetes]";
@@ -67,14 +68,24 @@ async function main(): Promise<void> {
     const { kubernetes, ...settings } = options;
     const emulator = await startEmulator(settings);
     const { authUrl, baseUrl, managementUrl, gatewayUrl, controlUrl } = emulator;
-    const route = kubernetes ? await startKubernetesRoute(managementUrl, gatewayUrl) : undefined;
-    process.stdout.write(`${JSON.stringify({ authUrl, baseUrl, managementUrl, gatewayUrl, controlUrl, ...(route ? { kubernetes: route.input } : {}) })}\n`);
+    const pods = kubernetes
+        ? await startBrokerPods(emulator.control, { replicas: settings.brokers ?? 3, startMs: 1000, terminationMs: 1000, proxy: { managementUrl, gatewayUrl } })
+        : undefined;
+    const route = pods && {
+        namespace: BROKER_NAMESPACE,
+        service: "platform-gateway",
+        managementPort: 9600,
+        gatewayPort: 8080,
+        statefulSet: BROKER_STATEFUL_SET,
+        kubeconfig: pods.user(OPERATOR_RULES, "operator").kubeconfig,
+    };
+    process.stdout.write(`${JSON.stringify({ authUrl, baseUrl, managementUrl, gatewayUrl, controlUrl, ...(route ? { kubernetes: route } : {}) })}\n`);
 
     let stopping = false;
     const stop = (): void => {
         if (stopping) return;
         stopping = true;
-        Promise.all([emulator.close(), route?.stop()]).then(
+        Promise.all([emulator.close(), pods?.stop()]).then(
             () => process.exit(0),
             () => process.exit(1),
         );

@@ -1,10 +1,7 @@
 // The Kubernetes side of a test: the API server stand-in in front of the emulator, with its users (a token user with
 // the verbs ClusterScale needs, a viewer that may only read, and a certificate user), and kubeconfigs for it.
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { KubeApiServer } from "../emulator/kubeApiServer";
-import { type TlsMaterial, makeTlsMaterial } from "./tlsMaterial";
+import type { TlsMaterial } from "./tlsMaterial";
 
 /** The users of the stand-in: tokens and the client certificate's CN (tlsMaterial's client certificate). */
 export const KUBE_USERS = { token: "k8s-token-5d1f0c9e7a", viewerToken: "viewer-token-42", certificateName: "platform-ci" };
@@ -55,28 +52,4 @@ export function kubeconfigYaml(server: string, caCertificate: string, user: Kube
         `current-context: ${context}`,
         "",
     ].join("\n");
-}
-
-/** A running stand-in with a kubeconfig file for its token user (0600): `input` is a ClusterScale `kubernetes` input. */
-export interface KubernetesRoute {
-    input: { namespace: string; service: string; managementPort: number; gatewayPort: number; kubeconfig: string };
-    /** Stops the stand-in and removes the kubeconfig. */
-    stop(): Promise<void>;
-}
-
-/** The API server stand-in in front of an emulator, with its own CA, and a kubeconfig file for its token user. */
-export async function startKubernetesRoute(managementUrl: string, gatewayUrl: string): Promise<KubernetesRoute> {
-    const tls = makeTlsMaterial();
-    const apiServer = apiServerStandIn(tls, managementUrl, gatewayUrl);
-    await apiServer.start();
-    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "kube-route-"));
-    const kubeconfig = path.join(directory, "kubeconfig");
-    fs.writeFileSync(kubeconfig, kubeconfigYaml(apiServer.url, tls.caCertificate, { token: KUBE_USERS.token }), { mode: 0o600 });
-    return {
-        input: { namespace: "camunda", service: "platform-gateway", managementPort: 9600, gatewayPort: 8080, kubeconfig },
-        stop: async () => {
-            await apiServer.stop();
-            fs.rmSync(directory, { recursive: true, force: true });
-        },
-    };
 }
