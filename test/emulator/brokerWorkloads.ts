@@ -87,6 +87,7 @@ export class BrokerWorkloads {
     private readonly watchers = new Set<(event: WatchEvent) => void>();
     private readonly unsubscribe: () => void;
     private uidCounter = 0;
+    private readonly createdAt = Date.now();
     /** Replicas of brokers that were stopped while they still held them. */
     readonly lost: LostReplicas[] = [];
     /** Ordinals whose containers never start (the image cannot be pulled): the pod waits forever. */
@@ -159,6 +160,7 @@ export class BrokerWorkloads {
                 namespace,
                 uid: `sts-${statefulSet}`,
                 resourceVersion: String(this.statefulSetVersion),
+                creationTimestamp: iso(this.createdAt),
                 generation: this.generation,
                 labels: { "app.kubernetes.io/component": "zeebe-broker" },
                 managedFields: managers,

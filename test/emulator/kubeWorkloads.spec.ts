@@ -187,7 +187,7 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         assert.match(claims.json.message, /cannot delete resource "persistentvolumeclaims"/);
     });
 
-    it("kubectl works against it: get, scale, get pods -w, get and delete a claim", async () => {
+    it("kubectl works against it: get (with the API server's columns), scale, get pods -w, get and delete a claim", async () => {
         const directory = fs.mkdtempSync(path.join(os.tmpdir(), "kubectl-"));
         const args = ["--kubeconfig", operator.kubeconfig, "--cache-dir", path.join(directory, "cache"), "-n", NAMESPACE];
         const kubectl = async (...command: string[]) => (await promisify(execFile)("kubectl", [...args, ...command])).stdout;
@@ -197,12 +197,21 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         try {
             assert.match(await kubectl("get", "statefulset", STS, "-o", "jsonpath={.spec.replicas}"), /^3$/);
             await waitFor(async () => (watched.includes(`${STS}-2`) ? true : undefined), "kubectl get pods -w to list the pods");
+            assert.match(watched, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/);
+            assert.match(watched, new RegExp(`^${STS}-0\\s+1/1\\s+Running\\s+0\\s+\\d+s$`, "m"));
+            assert.match(await kubectl("get", "statefulset", STS), new RegExp(`^${STS}\\s+3/3\\s+\\d+s$`, "m"));
             assert.match(await kubectl("scale", "statefulset", STS, "--replicas=4"), /scaled/);
-            await waitFor(async () => (watched.includes(`${STS}-3`) ? true : undefined), "kubectl get pods -w to show the new pod");
-            await waitFor(async () => ((await kubectl("get", "pods", "-o", "name")).includes(`pod/${STS}-3`) ? true : undefined), "kubectl to list pod 3");
-            assert.match(await kubectl("get", "pvc", "-o", "name"), new RegExp(`persistentvolumeclaim/data-${STS}-3`));
+            // Broker 3 is not a member yet: its container starts, and it does not become Ready.
+            await waitFor(
+                async () => (new RegExp(`^${STS}-3\\s+0/1\\s+Running`, "m").test(watched) ? true : undefined),
+                "kubectl get pods -w to show pod 3 running",
+            );
+            assert.match(watched, new RegExp(`^${STS}-3\\s+0/1\\s+ContainerCreating`, "m"));
+            assert.match(await kubectl("get", "statefulset", STS), new RegExp(`^${STS}\\s+3/4\\s`, "m"));
+            assert.match(await kubectl("get", "pvc", `data-${STS}-3`), new RegExp(`^data-${STS}-3\\s+Bound\\s+\\S+\\s+1Gi\\s+RWO\\s`, "m"));
             assert.match(await kubectl("scale", "statefulset", STS, "--replicas=3"), /scaled/);
             await waitFor(async () => (!(await kubectl("get", "pods", "-o", "name")).includes(`${STS}-3`) ? true : undefined), "pod 3 to go");
+            assert.match(watched, new RegExp(`^${STS}-3\\s+0/1\\s+Terminating`, "m"));
             assert.match(await kubectl("delete", "pvc", `data-${STS}-3`), /deleted/);
             assert.doesNotMatch(await kubectl("get", "pvc", "-o", "name"), new RegExp(`data-${STS}-3`));
         } finally {

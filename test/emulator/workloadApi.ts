@@ -1,10 +1,11 @@
 // The Kubernetes API server stand-in's workload resources over HTTP, the way the real API server serves them: the
 // brokers' StatefulSet (apps/v1) with its /scale subresource (autoscaling/v1 Scale, optimistic concurrency by
 // resourceVersion: a stale one is a 409 Conflict Status), pods and persistent volume claims (list, get, `watch=true`
-// streams of JSON lines from a resourceVersion, label selectors), claim deletion, and the discovery documents kubectl
-// reads first. RBAC is per resource and verb; a refusal is the API server's 403 Status naming both.
+// streams of JSON lines from a resourceVersion, label selectors), claim deletion, the discovery documents kubectl
+// reads first, and the Tables kubectl asks for (workloadTable.ts). RBAC is per resource and verb; a refusal is the API server's 403 Status naming both.
 import type * as http from "http";
 import { BrokerWorkloads, ObjectKind } from "./brokerWorkloads";
+import { table, wantsTable } from "./workloadTable";
 
 /** The verbs a user may use, per resource as RBAC names it (`statefulsets`, `statefulsets/scale`, `pods`, ...). */
 export type ResourceRules = Record<string, string[]>;
@@ -77,22 +78,27 @@ export class WorkloadApi {
         if (namespace !== options.namespace || (plural === "statefulsets" && name !== undefined && name !== options.statefulSet)) {
             return status(response, 404, "NotFound", `${qualified} "${name ?? ""}" not found`, { name, group: resource.group, kind });
         }
-        if (watching)
-            return this.watch(request, response, url, plural === "pods" ? "Pod" : plural === "statefulsets" ? "StatefulSet" : "PersistentVolumeClaim");
+        const objectKind: ObjectKind = plural === "pods" ? "Pod" : plural === "statefulsets" ? "StatefulSet" : "PersistentVolumeClaim";
+        const asTable = method === "GET" && wantsTable(request.headers.accept);
+        if (watching) return this.watch(request, response, url, objectKind, asTable);
         if (call.scale) return this.scale(method, response, call.body, url.searchParams.get("fieldManager") ?? undefined);
+        const version = String(this.workloads.currentVersion);
         if (plural === "statefulsets") {
-            if (name === undefined) return list(response, "StatefulSetList", "apps/v1", [this.workloads.statefulSet()], this.workloads.currentVersion);
-            return json(response, 200, this.workloads.statefulSet());
+            const statefulSet = this.workloads.statefulSet();
+            if (asTable) return json(response, 200, table(objectKind, [statefulSet], version));
+            if (name === undefined) return list(response, "StatefulSetList", "apps/v1", [statefulSet], version);
+            return json(response, 200, statefulSet);
         }
         const pods = plural === "pods";
         if (name === undefined) {
-            const items = pods ? this.workloads.podList() : this.workloads.claimList();
-            return list(response, pods ? "PodList" : "PersistentVolumeClaimList", "v1", selected(items, url), this.workloads.currentVersion);
+            const items = selected(pods ? this.workloads.podList() : this.workloads.claimList(), url);
+            if (asTable) return json(response, 200, table(objectKind, items, version));
+            return list(response, pods ? "PodList" : "PersistentVolumeClaimList", "v1", items, version);
         }
         if (method !== "GET" && !(method === "DELETE" && !pods)) return notAllowed(response);
         const object = pods ? this.workloads.pod(name) : method === "DELETE" ? this.workloads.deleteClaim(name) : this.workloads.claim(name);
         if (object === undefined) return status(response, 404, "NotFound", `${plural} "${name}" not found`, { name, kind: plural });
-        json(response, 200, object);
+        json(response, 200, asTable ? table(objectKind, [object], version) : object);
     }
 
     private scale(method: string, response: http.ServerResponse, body: Buffer, fieldManager: string | undefined): void {
@@ -130,7 +136,7 @@ export class WorkloadApi {
     }
 
     /** A stream of JSON lines: the events after `resourceVersion` (or the current objects as ADDED), then each new one. */
-    private watch(request: http.IncomingMessage, response: http.ServerResponse, url: URL, kind: ObjectKind): void {
+    private watch(request: http.IncomingMessage, response: http.ServerResponse, url: URL, kind: ObjectKind, asTable: boolean): void {
         const from = url.searchParams.get("resourceVersion");
         const since = from === null || from === "" || from === "0" ? undefined : Number(from);
         if (since !== undefined && (!Number.isInteger(since) || !this.workloads.canWatchFrom(since))) {
@@ -139,7 +145,9 @@ export class WorkloadApi {
         response.writeHead(200, { "content-type": "application/json", "transfer-encoding": "chunked" });
         const matches = (object: object) => selected([object], url).length > 0;
         const send = (type: string, object: object) => {
-            if (matches(object)) response.write(JSON.stringify({ type, object }) + "\n");
+            if (!matches(object)) return;
+            const version = (object as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+            response.write(JSON.stringify({ type, object: asTable ? table(kind, [object], version) : object }) + "\n");
         };
         if (since === undefined) {
             const current = kind === "Pod" ? this.workloads.podList() : kind === "StatefulSet" ? [this.workloads.statefulSet()] : this.workloads.claimList();
@@ -184,8 +192,8 @@ function selected(objects: object[], url: URL): object[] {
     });
 }
 
-function list(response: http.ServerResponse, kind: string, apiVersion: string, items: object[], resourceVersion: number): void {
-    json(response, 200, { apiVersion, kind, metadata: { resourceVersion: String(resourceVersion) }, items });
+function list(response: http.ServerResponse, kind: string, apiVersion: string, items: object[], resourceVersion: string): void {
+    json(response, 200, { apiVersion, kind, metadata: { resourceVersion }, items });
 }
 
 function json(response: http.ServerResponse, code: number, body: object): void {
