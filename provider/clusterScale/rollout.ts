@@ -62,6 +62,7 @@ export async function rollOutLayout(
             desired,
             members,
             replicas: view.replicas,
+            orderedReady: view.podManagementPolicy === "OrderedReady",
             pods: pods.flatMap(podFact),
             layoutApplied: outputs !== undefined,
             claimsToDelete: existing,
@@ -71,6 +72,10 @@ export async function rollOutLayout(
         switch (next.kind) {
             case "refuse":
                 throw new Error(`${subject(name)}: kubernetes.statefulSet: ${stoppingRefusal(statefulSet, view, next.stopping)}. Nothing was sent.`);
+            case "refuseOrderedStart":
+                throw new Error(
+                    `${subject(name)}: kubernetes.statefulSet: ${orderedStartRefusal(statefulSet, next.blocked, next.notReady)}. Nothing was sent.`,
+                );
             case "grow":
                 say(
                     name,
@@ -80,7 +85,7 @@ export async function rollOutLayout(
                 break;
             case "waitForPods":
                 say(name, `waiting for ${podList(statefulSet, next.ordinals)} to run before the layout change names them`);
-                seen = { view, pods: await waitForPods(name, statefulSet, view.podSelector, next.ordinals, "run", remainingMs, inputs.timeoutSeconds) };
+                seen = { view, pods: await waitForPods(name, statefulSet, view, next.ordinals, "run", remainingMs, inputs.timeoutSeconds) };
                 break;
             case "applyLayout":
                 outputs = await applyLayout(clients, id, inputs, olds, provider, deadline);
@@ -93,7 +98,7 @@ export async function rollOutLayout(
                 await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(next.to));
                 break;
             case "waitForPodsGone":
-                seen = { view, pods: await waitForPods(name, statefulSet, view.podSelector, next.ordinals, "stop", remainingMs, inputs.timeoutSeconds) };
+                seen = { view, pods: await waitForPods(name, statefulSet, view, next.ordinals, "stop", remainingMs, inputs.timeoutSeconds) };
                 break;
             case "deleteClaims":
                 for (const claim of next.names) await step(name, `delete claim ${claim}`, PERMISSIONS.claims, () => statefulSet.deleteClaim(claim));
@@ -119,10 +124,22 @@ export function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSe
     );
 }
 
+/** Names the pods an OrderedReady StatefulSet would never create before the layout change, and the ways out. */
+export function orderedStartRefusal(statefulSet: BrokerStatefulSet, blocked: readonly number[], notReady: readonly number[]): string {
+    const brokers = `${notReady.length === 1 ? "broker" : "brokers"} ${notReady.join(", ")}`;
+    return (
+        `StatefulSet ${statefulSet.ref.statefulSet} has podManagementPolicy OrderedReady: Kubernetes creates a pod only once every lower one is Ready, ` +
+        `and ${brokers} cannot be Ready before the layout change makes ${notReady.length === 1 ? "it a member" : "them members"}, so ` +
+        `${podList(statefulSet, blocked)} would never start and the change could never be sent. Add one broker per up, or use ` +
+        `podManagementPolicy: Parallel (as the platform's Helm chart does; the field cannot be changed in place: delete the StatefulSet with ` +
+        `--cascade=orphan, which keeps the pods, and create it again)`
+    );
+}
+
 async function waitForPods(
     name: string,
     statefulSet: BrokerStatefulSet,
-    selector: string,
+    view: StatefulSetView,
     ordinals: readonly number[],
     goal: "run" | "stop",
     timeoutMs: number,
@@ -135,15 +152,21 @@ async function waitForPods(
             : (pods: ReadonlyMap<string, PodView>) => names.every((pod) => !pods.has(pod));
     try {
         // The pods as the wait last saw them: the next step is decided from them.
-        return await statefulSet.waitForPods(selector, (pods) => (done(pods) ? [...pods.values()] : undefined), {
+        return await statefulSet.waitForPods(view.podSelector, (pods) => (done(pods) ? [...pods.values()] : undefined), {
             timeoutMs,
             what: `${podList(statefulSet, ordinals)} to ${goal}`,
         });
     } catch (error) {
         if (!(error instanceof PodWaitTimeoutError)) throw kubernetesFailure(name, `watch the brokers' pods`, PERMISSIONS.pods, error);
-        const waiting = error.pods
-            .filter((pod) => names.includes(pod.name))
-            .map((pod) => `${pod.name}: ${pod.waiting ? `${pod.waiting.reason}${pod.waiting.message ? ` (${pod.waiting.message})` : ""}` : pod.phase}`);
+        const notCreated =
+            view.podManagementPolicy === "OrderedReady"
+                ? "not created (podManagementPolicy OrderedReady: the StatefulSet creates it once every lower pod is Ready)"
+                : "not created";
+        const waiting = names.map((podName) => {
+            const pod = error.pods.find((seen) => seen.name === podName);
+            if (pod === undefined) return `${podName}: ${notCreated}`;
+            return `${pod.name}: ${pod.waiting ? `${pod.waiting.reason}${pod.waiting.message ? ` (${pod.waiting.message})` : ""}` : pod.phase}`;
+        });
         const stillThere = goal === "stop" ? names.filter((pod) => error.pods.some((seen) => seen.name === pod)) : [];
         const detail = goal === "run" ? waiting.join("; ") : `still there: ${stillThere.join(", ")}`;
         const after = goal === "run" ? "no layout change was sent" : "the layout change completed; run up again to finish";

@@ -1,6 +1,8 @@
 // The next step of an up whose brokers run in a StatefulSet (pod ordinal = broker id): a pure function of what was
 // observed. New brokers' pods run before the layout change names them; removed brokers' pods stop only once the change
 // completed; then, if asked, their claims go. Observing again after each step is what resumes an interrupted up.
+// With podManagementPolicy OrderedReady the StatefulSet creates a pod only once every lower one is Ready, and a broker
+// is Ready only once it is a member: a layout that needs a pod above a broker that is not a member yet never starts.
 
 export interface PodFact {
     ordinal: number;
@@ -17,6 +19,8 @@ export interface RolloutFacts {
     members: readonly number[] | undefined;
     /** The StatefulSet's spec.replicas. */
     replicas: number;
+    /** spec.podManagementPolicy is OrderedReady: pods are created one at a time, each once the lower ones are Ready. */
+    orderedReady: boolean;
     pods: readonly PodFact[];
     /** The layout change was applied (sent and completed, or nothing to send) in this up. */
     layoutApplied: boolean;
@@ -26,6 +30,7 @@ export interface RolloutFacts {
 
 export type RolloutStep =
     | { kind: "refuse"; stopping: number[] }
+    | { kind: "refuseOrderedStart"; blocked: number[]; notReady: number[] }
     | { kind: "grow"; from: number; to: number }
     | { kind: "waitForPods"; ordinals: number[] }
     | { kind: "applyLayout" }
@@ -45,8 +50,12 @@ export function decideRolloutStep(facts: RolloutFacts): RolloutStep {
         // Members whose pods the StatefulSet no longer keeps: someone lowered replicas under the running layout.
         const stopping = (facts.members ?? []).filter((id) => id >= facts.replicas).sort((a, b) => a - b);
         if (stopping.length > 0) return { kind: "refuse", stopping };
-        if (facts.replicas < needed) return { kind: "grow", from: facts.replicas, to: needed };
         const pods = new Map(facts.pods.map((pod) => [pod.ordinal, pod]));
+        if (facts.orderedReady && facts.members !== undefined) {
+            const { blocked, notReady } = orderedStartBlocked(facts.desired, facts.members, [...pods.keys()]);
+            if (blocked.length > 0) return { kind: "refuseOrderedStart", blocked, notReady };
+        }
+        if (facts.replicas < needed) return { kind: "grow", from: facts.replicas, to: needed };
         const notRunning = range(needed).filter((ordinal) => {
             const pod = pods.get(ordinal);
             return pod === undefined || pod.deleting || !pod.started;
@@ -62,6 +71,21 @@ export function decideRolloutStep(facts: RolloutFacts): RolloutStep {
     if (remaining.length > 0) return { kind: "waitForPodsGone", ordinals: remaining };
     if (facts.claimsToDelete.length > 0) return { kind: "deleteClaims", names: [...facts.claimsToDelete] };
     return { kind: "done" };
+}
+
+/**
+ * Under OrderedReady, the pods the layout needs that would never be created: those without a pod above an ordinal whose
+ * broker is not a member yet (it cannot be Ready before the layout change that needs the higher pod too).
+ */
+export function orderedStartBlocked(
+    desired: readonly number[],
+    members: readonly number[],
+    existingPods: readonly number[],
+): { blocked: number[]; notReady: number[] } {
+    const needed = range(replicasFor(desired));
+    const notReady = needed.filter((ordinal) => !members.includes(ordinal));
+    const blocked = needed.filter((ordinal) => !existingPods.includes(ordinal) && notReady.some((lower) => lower < ordinal));
+    return { blocked, notReady: notReady.filter((ordinal) => ordinal < Math.max(...blocked, -1)) };
 }
 
 function range(count: number): number[] {

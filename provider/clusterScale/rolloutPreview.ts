@@ -6,8 +6,8 @@
 import { type BrokerStatefulSet, FIELD_MANAGER } from "../../sdk/kubernetes/brokerStatefulSet";
 import type { BrokerState } from "../../sdk/schemas";
 import { type Say, subject } from "./messages";
-import { PERMISSIONS, claimsOf, kubernetesFailure, podList, stoppingRefusal } from "./rollout";
-import { replicasFor } from "./rolloutDecision";
+import { PERMISSIONS, claimsOf, kubernetesFailure, orderedStartRefusal, podList, stoppingRefusal } from "./rollout";
+import { orderedStartBlocked, replicasFor } from "./rolloutDecision";
 
 export interface RolloutPreview {
     /** Steps remain besides the layout change (replicas to move, claims to delete): an update even with an empty plan. */
@@ -25,9 +25,12 @@ export async function previewRollout(
     const sts = statefulSet.ref.statefulSet;
     let view;
     let podNames: Set<string>;
+    let podOrdinals: number[];
     try {
         view = await statefulSet.read();
-        podNames = new Set((await statefulSet.pods(view.podSelector)).pods.map((pod) => pod.name));
+        const { pods } = await statefulSet.pods(view.podSelector);
+        podNames = new Set(pods.map((pod) => pod.name));
+        podOrdinals = pods.flatMap((pod) => (pod.ordinal === undefined ? [] : [pod.ordinal]));
     } catch (error) {
         throw kubernetesFailure(name, `read StatefulSet ${sts} or its pods`, PERMISSIONS.read, error);
     }
@@ -48,6 +51,14 @@ export async function previewRollout(
         throw new Error(
             `${subject(name)}: kubernetes.statefulSet: ${stoppingRefusal(statefulSet, view, stopping)}; partitions that would lose replicas: ${losing.join("; ")}`,
         );
+    }
+    if (view.podManagementPolicy === "OrderedReady") {
+        const { blocked, notReady } = orderedStartBlocked(
+            desired,
+            members.map((broker) => broker.id),
+            podOrdinals,
+        );
+        if (blocked.length > 0) throw new Error(`${subject(name)}: kubernetes.statefulSet: ${orderedStartRefusal(statefulSet, blocked, notReady)}`);
     }
     const needed = replicasFor(desired);
     const others = view.replicaManagers.filter((manager) => manager !== FIELD_MANAGER);

@@ -33,6 +33,11 @@ export interface StatefulSetView {
     podSelector: string;
     /** Field managers that own `spec.replicas` (managedFields), e.g. "helm". */
     replicaManagers: string[];
+    /**
+     * spec.podManagementPolicy ("OrderedReady" unless set, as the API defaults it): with OrderedReady the controller
+     * creates a pod only once every lower ordinal runs and is Ready, and removes one pod at a time, the highest first.
+     */
+    podManagementPolicy: string;
 }
 
 export interface ScaleView {
@@ -85,6 +90,7 @@ export class BrokerStatefulSet {
                 .map(([key, value]) => `${key}=${value}`)
                 .join(","),
             replicaManagers: (set.metadata.managedFields ?? []).filter((entry) => ownsReplicas(entry.fieldsV1)).map((entry) => entry.manager ?? "(unnamed)"),
+            podManagementPolicy: set.spec.podManagementPolicy ?? "OrderedReady",
         };
     }
 

@@ -20,6 +20,7 @@ export const statefulSetSchema = z.object({
     metadata: metadataSchema.extend({ managedFields: z.array(managedFieldsEntrySchema).optional() }),
     spec: z.object({
         replicas: z.number().int().optional(),
+        podManagementPolicy: z.string().optional(),
         selector: z.object({ matchLabels: z.record(z.string(), z.string()).optional() }).optional(),
         volumeClaimTemplates: z.array(z.object({ metadata: z.object({ name: z.string() }) })).optional(),
         persistentVolumeClaimRetentionPolicy: z.object({ whenScaled: z.string().optional() }).optional(),

@@ -2,7 +2,9 @@
 // the pods of the new ordinals (and their claims, unless left over), whose containers start and start their brokers;
 // lowering it marks the highest ordinals for deletion, stops their brokers and removes the pods after a grace period
 // (claims stay unless the retention policy says Delete when scaled). A broker stopped while it still holds replicas is
-// recorded as lost replicas, so a test can fail a wrong order.
+// recorded as lost replicas, so a test can fail a wrong order. With podManagementPolicy OrderedReady (the API's
+// default; the platform's chart sets Parallel) the controller acts on one pod at a time: it creates a pod only once
+// every lower ordinal runs and is Ready, and removes the highest pod first, the next once it is gone.
 //
 // Readiness follows the engine (BrokerHealthCheckService at its latest release): a broker reports ready once every
 // partition it was given is installed, and a broker that is not yet a member has none, so its pod runs (container
@@ -32,6 +34,8 @@ export interface WorkloadOptions {
     terminationMs: number;
     /** persistentVolumeClaimRetentionPolicy.whenScaled. */
     whenScaled: "Retain" | "Delete";
+    /** spec.podManagementPolicy (Parallel unless given, as the platform's chart sets it). */
+    podManagementPolicy?: "Parallel" | "OrderedReady";
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -92,6 +96,8 @@ export class BrokerWorkloads {
     readonly lost: LostReplicas[] = [];
     /** Ordinals whose containers never start (the image cannot be pulled): the pod waits forever. */
     readonly neverStarting = new Map<number, { reason: string; message: string }>();
+    /** Ordinals whose pods the controller cannot create (a ResourceQuota on pods is exhausted, say). */
+    readonly neverCreated = new Set<number>();
     /** Other managers that also own `spec.replicas` (shown in managedFields). */
     readonly otherReplicaManagers: FieldManager[] = [];
     /** The field managers of the replica writes through /scale. */
@@ -168,7 +174,7 @@ export class BrokerWorkloads {
             spec: {
                 replicas: this.replicas,
                 serviceName: `${statefulSet}-headless`,
-                podManagementPolicy: "Parallel",
+                podManagementPolicy: this.options.podManagementPolicy ?? "Parallel",
                 selector: { matchLabels: { "app.kubernetes.io/component": "zeebe-broker" } },
                 template: {
                     metadata: { labels: { "app.kubernetes.io/component": "zeebe-broker" } },
@@ -279,11 +285,23 @@ export class BrokerWorkloads {
 
     // ---- the controller ----
 
-    /** Creates the pods below `replicas` and marks those above it for deletion, as the StatefulSet controller does (Parallel). */
+    /**
+     * Creates the pods below `replicas` and marks those above it for deletion, as the StatefulSet controller does: all at
+     * once (Parallel), or one at a time (OrderedReady).
+     */
     private reconcile(): void {
+        const ordered = this.options.podManagementPolicy === "OrderedReady";
         const now = Date.now();
         for (let ordinal = 0; ordinal < this.replicas; ordinal++) {
-            if (this.pods.has(ordinal)) continue;
+            const existing = this.pods.get(ordinal);
+            if (existing) {
+                if (ordered && !this.runningAndReady(existing)) return; // the next ordinals wait for this one
+                continue;
+            }
+            if (this.neverCreated.has(ordinal)) {
+                if (ordered) return;
+                continue;
+            }
             if (!this.claims.has(this.claimName(ordinal))) {
                 const claim = { name: this.claimName(ordinal), uid: this.uid(), createdAt: now, resourceVersion: this.bump() };
                 this.claims.set(claim.name, claim);
@@ -293,15 +311,22 @@ export class BrokerWorkloads {
             this.pods.set(ordinal, pod);
             this.emit("Pod", "ADDED", this.podJson(pod));
             pod.timer = setTimeout(() => this.startContainer(pod), this.options.startMs);
+            if (ordered) return;
         }
-        for (const pod of this.pods.values()) {
-            if (pod.ordinal < this.replicas || pod.deletingSince !== undefined) continue;
+        const excess = [...this.pods.values()].filter((pod) => pod.ordinal >= this.replicas).sort((a, b) => b.ordinal - a.ordinal);
+        if (ordered && excess.some((pod) => pod.deletingSince !== undefined)) return; // one removal at a time
+        for (const pod of ordered ? excess.slice(0, 1) : excess) {
+            if (pod.deletingSince !== undefined) continue;
             clearTimeout(pod.timer);
             pod.deletingSince = now;
             this.stopBroker(pod.ordinal);
             this.changed(pod);
             pod.timer = setTimeout(() => this.removePod(pod), this.options.terminationMs);
         }
+    }
+
+    private runningAndReady(pod: PodState): boolean {
+        return pod.container.state === "running" && pod.readySince !== undefined && pod.deletingSince === undefined;
     }
 
     private startContainer(pod: PodState): void {
@@ -317,6 +342,7 @@ export class BrokerWorkloads {
         this.host.startBroker(pod.ordinal);
         if (this.installedAll(pod.ordinal)) pod.readySince = Date.now();
         this.changed(pod);
+        if (pod.readySince !== undefined) this.reconcile(); // OrderedReady: the next ordinal may start
     }
 
     private stopBroker(ordinal: number): void {
@@ -332,16 +358,19 @@ export class BrokerWorkloads {
         this.emit("Pod", "DELETED", this.podJson(pod));
         const claim = this.claims.get(this.claimName(pod.ordinal));
         if (claim && (claim.deletingSince !== undefined || this.options.whenScaled === "Delete")) this.deleteClaim(claim.name);
-        if (pod.ordinal < this.replicas) this.reconcile(); // scaled up again meanwhile: a new pod
+        this.reconcile(); // scaled up again meanwhile: a new pod; or (OrderedReady) the next pod to remove
     }
 
     private refreshReadiness(): void {
+        let becameReady = false;
         for (const pod of this.pods.values()) {
             if (pod.readySince !== undefined || pod.deletingSince !== undefined || pod.container.state !== "running") continue;
             if (!this.installedAll(pod.ordinal)) continue;
             pod.readySince = Date.now();
             this.changed(pod);
+            becameReady = true;
         }
+        if (becameReady) this.reconcile(); // OrderedReady: the next ordinal may start
     }
 
     /** A broker reports ready once it has partitions and every one of them is installed. */

@@ -100,6 +100,27 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         await waitFor(async () => (ready(await pod(3)) ? true : undefined), "pod 3 to become Ready once its partitions are installed");
     });
 
+    it("with podManagementPolicy OrderedReady, one pod at a time: the next only once the lower ones are Ready, the highest removed first", async () => {
+        await pods.stop();
+        pods = await startBrokerPods(emulator.control, { replicas: 3, podManagementPolicy: "OrderedReady", terminationMs: 300 });
+        ({ workloads, server } = pods);
+        operator = pods.user(OPERATOR_RULES, "operator");
+        assert.equal((await kube("GET", `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STS}`)).json.spec.podManagementPolicy, "OrderedReady");
+        assert.equal((await kube("PATCH", SCALE_PATH, { spec: { replicas: 5 } }, operator.token, "application/merge-patch+json")).status, 200);
+        await waitFor(async () => ((await pod(3)).status.containerStatuses[0].started ? true : undefined), "pod 3's container to start");
+        assert.equal((await kube("GET", `${PODS_PATH}/${STS}-4`)).status, 404, "pod 4 was created before pod 3 was Ready");
+
+        const plan = await http("POST", `${emulator.managementUrl}/actuator/cluster/brokers`, { body: [0, 1, 2, 3] });
+        assert.equal(plan.status, 202, plan.text);
+        await waitFor(async () => ((await kube("GET", `${PODS_PATH}/${STS}-4`)).status === 200 ? true : undefined), "pod 4 once pod 3 is Ready");
+
+        assert.equal((await kube("PATCH", SCALE_PATH, { spec: { replicas: 3 } }, operator.token, "application/merge-patch+json")).status, 200);
+        const deleting = (ordinal: number) => pod(ordinal).then((candidate) => candidate.metadata.deletionTimestamp !== undefined);
+        assert.deepEqual([await deleting(3), await deleting(4)], [false, true], "pod 4 is removed first, pod 3 after it");
+        await waitFor(async () => ((await kube("GET", `${PODS_PATH}/${STS}-3`)).status === 404 ? true : undefined), "pod 3 to go after pod 4");
+        assert.equal((await kube("GET", `${PODS_PATH}/${STS}-4`)).status, 404);
+    });
+
     it("a write with a stale resourceVersion is a 409 Conflict; a fresh read then succeeds", async () => {
         server.workloadApi!.concurrentWriterOnce = true;
         const { json: scale } = await kube("GET", SCALE_PATH); // someone else writes right after this read

@@ -2,6 +2,7 @@
 // and stops removed brokers' pods only once the change completed, against the Kubernetes stand-in that runs pods as
 // brokers (a broker stopped while it holds replicas is recorded as lost, so a wrong order fails here).
 import * as assert from "assert";
+import type { WorkloadOptions } from "../emulator/brokerWorkloads";
 import { BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 import { ClusterScaleFixture, failed, mutating, printed, requestLine, succeeded } from "./clusterScaleSupport";
 
@@ -13,15 +14,21 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     let pods: BrokerPods;
     let kubeconfig: string;
 
+    /** The stand-in with 3 broker pods and a kubeconfig for a user with ClusterScale's rules. */
+    const usePods = async (options: Partial<WorkloadOptions> = {}) => {
+        pods = await startBrokerPods(fixture.emulator.control, {
+            replicas: 3,
+            proxy: { managementUrl: fixture.emulator.managementUrl, gatewayUrl: fixture.emulator.gatewayUrl },
+            ...options,
+        });
+        kubeconfig = pods.user(OPERATOR_RULES, "ci").kubeconfig;
+    };
+
     before(() => fixture.start());
     after(() => fixture.stop());
     beforeEach(async () => {
         fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
-        pods = await startBrokerPods(fixture.emulator.control, {
-            replicas: 3,
-            proxy: { managementUrl: fixture.emulator.managementUrl, gatewayUrl: fixture.emulator.gatewayUrl },
-        });
-        kubeconfig = pods.user(OPERATOR_RULES, "ci").kubeconfig;
+        await usePods();
     });
     afterEach(() => pods.stop());
 
@@ -98,6 +105,28 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.ok(printed(again, "claim data-platform-zeebe-3 exists although its pod does not"), again.result.stdout);
     });
 
+    it("with podManagementPolicy OrderedReady, adding two brokers is refused at preview (pod 4 would wait forever for broker 3); one at a time works", async () => {
+        await pods.stop();
+        await usePods({ podManagementPolicy: "OrderedReady" });
+        const preview = await fixture.run("preview", { brokerCount: 5, kubernetes: route() }, { config: NO_URL });
+        const refusal = failed(preview);
+        assert.match(refusal, /StatefulSet platform-zeebe has podManagementPolicy OrderedReady/);
+        assert.match(refusal, /broker 3 cannot be Ready before the layout change makes it a member, so pod platform-zeebe-4 would never start/);
+        assert.match(refusal, /Add one broker per up, or use podManagementPolicy: Parallel/);
+        const up = await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL });
+        assert.match(failed(up), /pod platform-zeebe-4 would never start/);
+        assert.strictEqual(replicas(), 3, "the StatefulSet was scaled");
+        assert.deepStrictEqual(mutating(up.requests), []);
+
+        for (const brokerCount of [4, 5, 4]) await fixture.run("up", { brokerCount, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        assert.strictEqual(replicas(), 4);
+        assert.deepStrictEqual(podNames(), ["platform-zeebe-0", "platform-zeebe-1", "platform-zeebe-2", "platform-zeebe-3"]);
+        assert.deepStrictEqual(pods.workloads.lost, [], "a broker was stopped while it held replicas");
+        // A resource in the state is refused by its diff the same way.
+        const again = await fixture.run("preview", { brokerCount: 6, kubernetes: route() }, { config: NO_URL });
+        assert.match(failed(again), /broker 4 cannot be Ready before the layout change makes it a member, so pod platform-zeebe-5 would never start/);
+    });
+
     it('with volumesOfRemovedBrokers "delete", exactly the removed brokers\' claims go', async () => {
         await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
         const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
@@ -113,6 +142,22 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.match(stderr, /pod platform-zeebe-3 did not run within timeoutSeconds \(1 s\): platform-zeebe-3: ImagePullBackOff/);
         assert.match(stderr, /no layout change was sent/);
         assert.deepStrictEqual(mutating(up.requests), []);
+    });
+
+    it("a new pod the StatefulSet cannot create (a pod quota exhausted) fails the up within timeoutSeconds, saying it was not created", async () => {
+        pods.workloads.neverCreated.add(3);
+        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        assert.match(failed(up), /pod platform-zeebe-3 did not run within timeoutSeconds \(1 s\): platform-zeebe-3: not created; no layout change was sent/);
+        assert.deepStrictEqual(mutating(up.requests), []);
+
+        await pods.stop();
+        await usePods({ podManagementPolicy: "OrderedReady" });
+        pods.workloads.neverCreated.add(3);
+        const ordered = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        assert.match(
+            failed(ordered),
+            /platform-zeebe-3: not created \(podManagementPolicy OrderedReady: the StatefulSet creates it once every lower pod is Ready\)/,
+        );
     });
 
     it("a scale-down whose change does not complete never lowers replicas; the next up resumes it and then stops the pods", async () => {
@@ -145,12 +190,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         // Scale-up, killed while the new pods start (they take 2 s here, so the kill lands while up waits for them):
         // the next up finds the replicas raised, waits for the pods and sends the change once.
         await pods.stop();
-        pods = await startBrokerPods(fixture.emulator.control, {
-            replicas: 3,
-            startMs: 2_000,
-            proxy: { managementUrl: fixture.emulator.managementUrl, gatewayUrl: fixture.emulator.gatewayUrl },
-        });
-        kubeconfig = pods.user(OPERATOR_RULES, "ci").kubeconfig;
+        await usePods({ startMs: 2_000 });
         const grown = await killedAt({ brokerCount: 5, kubernetes: route() }, /waiting for pods platform-zeebe-3, platform-zeebe-4 to run/);
         assert.strictEqual(replicas(), 5);
         assert.deepStrictEqual(mutating(grown.requests), []);

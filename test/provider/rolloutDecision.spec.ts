@@ -7,6 +7,7 @@ const facts = (overrides: Partial<RolloutFacts>): RolloutFacts => ({
     desired: [0, 1, 2],
     members: [0, 1, 2],
     replicas: 3,
+    orderedReady: false,
     pods: running(0, 1, 2),
     layoutApplied: false,
     claimsToDelete: [],
@@ -56,6 +57,32 @@ const TABLE: [string, Partial<RolloutFacts>, RolloutStep][] = [
         "someone lowered replicas under running members: refused before anything",
         { desired: [0, 1, 2, 3, 4], members: [0, 1, 2, 3, 4], replicas: 3, pods: running(0, 1, 2) },
         { kind: "refuse", stopping: [3, 4] },
+    ],
+    [
+        "OrderedReady, two brokers added: pod 4 would wait forever for broker 3, which is Ready only once a member",
+        { orderedReady: true, desired: [0, 1, 2, 3, 4] },
+        { kind: "refuseOrderedStart", blocked: [4], notReady: [3] },
+    ],
+    [
+        "OrderedReady, a gap in the layout: pod 3 would start but never be Ready, so pod 4 never starts",
+        { orderedReady: true, desired: [0, 1, 2, 4] },
+        { kind: "refuseOrderedStart", blocked: [4], notReady: [3] },
+    ],
+    ["OrderedReady, one broker added: its pod starts after the Ready ones", { orderedReady: true, desired: [0, 1, 2, 3] }, { kind: "grow", from: 3, to: 4 }],
+    [
+        "OrderedReady, resumed with the new pod running: the change goes",
+        { orderedReady: true, desired: [0, 1, 2, 3], replicas: 4, pods: running(0, 1, 2, 3) },
+        { kind: "applyLayout" },
+    ],
+    [
+        "OrderedReady, the new brokers' pods already exist: nothing waits on readiness",
+        { orderedReady: true, desired: [0, 1, 2, 3, 4], replicas: 5, pods: running(0, 1, 2, 3, 4) },
+        { kind: "applyLayout" },
+    ],
+    [
+        "OrderedReady, scale-down: the change first, as with Parallel",
+        { orderedReady: true, desired: [0, 1, 2], members: [0, 1, 2, 3, 4], replicas: 5, pods: running(0, 1, 2, 3, 4) },
+        { kind: "applyLayout" },
     ],
     ["the cluster could not be read: no refusal from it, the pods decide", { desired: [0, 1, 2, 3], members: undefined }, { kind: "grow", from: 3, to: 4 }],
     [

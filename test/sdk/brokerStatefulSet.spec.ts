@@ -27,12 +27,13 @@ describe("sdk: the brokers' StatefulSet through the Kubernetes API server", func
     });
     afterEach(() => pods.stop());
 
-    it("reads the replicas, the claim templates, the retention policy, the pods' selector and who else owns spec.replicas", async () => {
+    it("reads the replicas, the claim templates, the retention policy, the pod management policy, the pods' selector and who else owns spec.replicas", async () => {
         pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
         const view = await client.read();
         assert.strictEqual(view.replicas, 3);
         assert.deepStrictEqual(view.claimTemplates, ["data"]);
         assert.strictEqual(view.whenScaled, "Retain");
+        assert.strictEqual(view.podManagementPolicy, "Parallel");
         assert.strictEqual(view.podSelector, "app.kubernetes.io/component=zeebe-broker");
         assert.ok(view.replicaManagers.includes("helm"), view.replicaManagers.join());
         assert.deepStrictEqual(
