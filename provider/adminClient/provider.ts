@@ -26,6 +26,7 @@ import { UNKNOWN, clientSecretFor, clientSecretProblem, resolveAdminSettings } f
 import type { AdminSettings, OrganizationMember } from "./types";
 import { CONFIG_NAMESPACE, StackCredentialConfig, describeSources, readCredentialConfig } from "../shared/credentials";
 import { secretChanged } from "../clusterScale/outputs";
+import { asResourceFailures } from "../shared/checkFailures";
 import { debugLogFor } from "../shared/debugLog";
 import { type MemberListing, listOrganizationMembers } from "./memberListing";
 import { type TlsInput, checkTls } from "../shared/tlsInput";
@@ -75,7 +76,7 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
         const secretFailure = news.clientSecret === UNKNOWN ? undefined : clientSecretProblem(news.clientSecret, this.stackConfig, process.env);
         if (secretFailure) failures.push(secretFailure);
         const tls = checkTls(news.tls, (property, reason) => failures.push({ property, reason }));
-        if (failures.length > 0) return { failures };
+        if (failures.length > 0) return { failures: asResourceFailures(failures) };
 
         this.passes.recordCheck(nameOf(news), news.dryRun === true);
         // The resolved settings, and the secret only if the program gave it (the engine keeps that one secret).

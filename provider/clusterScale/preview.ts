@@ -66,7 +66,7 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
                 try {
                     await previewRollout(say, name, statefulSet, desired.brokers, outcome.plan.currentTopology, deleteVolumes);
                 } catch (error) {
-                    return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: kubernetes.statefulSet: `, "statefulSet: ") };
+                    return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: `, "") };
                 }
             }
             return undefined;

@@ -20,6 +20,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { AuthError } from "../../sdk/errors";
 import type { ChangePlan, ClusterState } from "../../sdk/schemas";
+import { asResourceFailures } from "../shared/checkFailures";
 import { claimCluster } from "./claims";
 import { type ClientSettings, type Clients, clientsFor } from "./clients";
 import { type ClusterScaleInputs, type InputDefaults, checkInputs, containsUnknown, desiredLayout, requestUnknown } from "./inputs";
@@ -64,6 +65,11 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     }
 
     async check(olds: Raw, news: Raw): Promise<pulumi.dynamic.CheckResult<Raw>> {
+        const result = await this.checkNews(olds, news);
+        return result.failures ? { ...result, failures: asResourceFailures(result.failures) } : result;
+    }
+
+    private async checkNews(olds: Raw, news: Raw): Promise<pulumi.dynamic.CheckResult<Raw>> {
         const checked = checkInputs(olds, news, this.defaults());
         if (checked.failures.length > 0) return { failures: checked.failures };
         const inputs = checked.inputs;

@@ -24,7 +24,7 @@ describe("engine: failures", function () {
             );
             assert.ok(
                 run.result.stderr.includes(
-                    "error: pulumi-nodejs:dynamic/fixture:Item bad: property size (value -1) has a problem: must be a non-negative number",
+                    "error: pulumi-nodejs:dynamic/fixture:Item resource 'bad': property size value {-1} has a problem: must be a non-negative number",
                 ),
                 run.result.stderr,
             );
@@ -32,6 +32,23 @@ describe("engine: failures", function () {
             assert.strictEqual(run.result.state.resources[program.urn("bad")], undefined);
         }
         assert.strictEqual(program.store.items.size, 0);
+    });
+
+    it("a check failure prints the property's value as Pulumi's engine does: a secret with its plaintext, a failure without a property without any value", async () => {
+        const run = await program.run("preview", [{ name: "hidden", size: -7, secretSize: true }]);
+        failed(run);
+        assert.ok(
+            run.result.stderr.includes(
+                "error: pulumi-nodejs:dynamic/fixture:Item resource 'hidden': property size value {&{{-7}}} has a problem: must be a non-negative number",
+            ),
+            run.result.stderr,
+        );
+        const unnamed = await program.run("preview", [{ name: "nameless", size: 1, kind: "invalid" }]);
+        failed(unnamed);
+        assert.ok(
+            unnamed.result.stderr.includes("error: pulumi-nodejs:dynamic/fixture:Item resource 'nameless' has a problem: kind invalid is not known"),
+            unnamed.result.stderr,
+        );
     });
 
     it("a partial failure keeps the resource in state with its init errors and __provider, and fails the run", async () => {

@@ -103,6 +103,37 @@ export function describeValue(value: PropertyValue): string {
     return JSON.stringify(value);
 }
 
+/**
+ * A value as Pulumi's engine prints it with `%v` (resource.PropertyValue.String() in sdk/go/common/resource/properties.go,
+ * Go's fmt underneath): `{6}`, `{text}`, `{[{a} {b}]}`, `{map[k:{v}]}` (keys sorted), `{<nil>}` for null or absent, and an
+ * unknown as `output<string>{}`. A secret is printed with its plaintext (`{&{{value}}}`): the engine does that.
+ */
+export function goString(value: PropertyValue | undefined): string {
+    if (value === UNKNOWN) return "output<string>{}";
+    return `{${goOperand(value)}}`;
+}
+
+function goOperand(value: PropertyValue | undefined): string {
+    if (value === null || value === undefined) return "<nil>";
+    if (isSecret(value)) return `&{${goString(value.value)}}`;
+    if (Array.isArray(value)) return `[${value.map(goString).join(" ")}]`;
+    if (isObject(value)) {
+        const keys = Object.keys(value).sort();
+        return `map[${keys.map((key) => `${key}:${goString(value[key])}`).join(" ")}]`;
+    }
+    if (typeof value === "number") return goFloat(value);
+    return String(value);
+}
+
+/** A float64 as Go's %v prints it (%g, shortest): exponent form from 1e+06 up and below 1e-04. */
+function goFloat(x: number): string {
+    if (x === 0 || !Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x === 0 ? "0" : x > 0 ? "+Inf" : "-Inf";
+    const [mantissa, exponentText] = x.toExponential().split("e");
+    const exponent = Number(exponentText);
+    if (exponent < -4 || exponent >= 6) return `${mantissa}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+    return String(x);
+}
+
 function mapValues(map: { [key: string]: PropertyValue }, f: (v: PropertyValue) => PropertyValue): PropertyMap {
     const result: PropertyMap = {};
     for (const [key, value] of Object.entries(map)) result[key] = f(value);

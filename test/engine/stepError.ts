@@ -1,6 +1,10 @@
-// Failures of a resource step, worded for the operator (property and reason for check failures).
+// Failures of a resource step, worded for the operator. Check failures read as Pulumi's engine words them
+// (issueCheckFailures in pkg/resource/deploy/step_generator.go, the diagnostics 2002 and 2003 of
+// sdk/go/common/diag/errors.go), with the value in the engine's own rendering: a secret's plaintext included. Pulumi then
+// masks the stack's secret config values in what it prints; this engine does not, so that a test sees what a provider
+// let through instead of what the mask happened to hide.
 import { CheckFailure, HostCallError } from "./dynamicHost";
-import { describeValue, PropertyMap } from "./propertyValues";
+import { goString, PropertyMap } from "./propertyValues";
 import { urnName } from "./urns";
 
 /** Check returned failures: the engine reports each one and rejects the resource. */
@@ -23,22 +27,24 @@ export class StepError extends Error {
         readonly urn: string,
         readonly cause: unknown,
     ) {
-        const subject = `${type} ${urnName(urn)}`;
-        const lines = describeCause(cause).map((detail) => `${subject}: ${detail}`);
+        const name = urnName(urn);
+        const lines =
+            cause instanceof CheckFailedError ? checkFailureLines(type, name, cause) : describeCause(cause).map((detail) => `${type} ${name}: ${detail}`);
         super(lines.join("\n"));
         this.name = "StepError";
         this.lines = lines;
     }
 }
 
+function checkFailureLines(type: string, name: string, cause: CheckFailedError): string[] {
+    return cause.failures.map(({ property, reason }) =>
+        property
+            ? `${type} resource '${name}': property ${property} value ${goString(cause.inputs[property])} has a problem: ${reason}`
+            : `${type} resource '${name}' has a problem: ${reason}`,
+    );
+}
+
 function describeCause(cause: unknown): string[] {
-    if (cause instanceof CheckFailedError) {
-        return cause.failures.map(({ property, reason }) => {
-            if (!property) return reason;
-            const value = property in cause.inputs ? ` (value ${describeValue(cause.inputs[property])})` : "";
-            return `property ${property}${value} has a problem: ${reason}`;
-        });
-    }
     if (cause instanceof HostCallError) {
         const detail = `${cause.method} failed: ${cause.message}`;
         const failure = cause.initFailure;

@@ -287,12 +287,12 @@ describe("AdminClient and getMembers: fallbacks and validation", function () {
         });
         assert.equal(preview.result.exitCode, 1);
         const text = preview.result.errors.join("\n");
-        assert.match(text, /property clientId .*has a problem: clientId must not be empty/);
-        assert.match(text, /property oauthUrl .*has a problem: oauthUrl must be an http or https URL, not ftp:/);
-        assert.match(text, /property baseUrl .*has a problem: baseUrl must not contain a user name or password/);
+        assert.match(text, /has a problem: clientId must not be empty/);
+        assert.match(text, /has a problem: oauthUrl must be an http or https URL, not ftp:/);
+        assert.match(text, /has a problem: baseUrl must not contain a user name or password/);
         assert.match(
             text,
-            /property clientSecret .*has a problem: clientSecret is required: set the clientSecret input, stack config platform:clientSecret or environment variable PLATFORM_CONSOLE_CLIENT_SECRET/,
+            /resource '[^']+' has a problem: clientSecret is required: set the clientSecret input, stack config platform:clientSecret or environment variable PLATFORM_CONSOLE_CLIENT_SECRET/,
         );
         assert.ok(!text.includes("pw@"), "the URL's password was shown");
         assert.deepEqual(preview.requests, []);

@@ -43,10 +43,11 @@ describe("AdminClient provider: serialized and loaded back", function () {
             },
         });
         const invalid = await provider.check!({}, { resourceName: "a", clientId: 7, oauthUrl: "login.example", baseUrl: UNKNOWN, clientSecret: "" });
+        // Failures of the resource, each led by its field: Pulumi's engine would print a named property's value.
         assert.deepEqual(invalid.failures, [
-            { property: "clientId", reason: "clientId must be a string" },
-            { property: "oauthUrl", reason: "oauthUrl must be an absolute http(s) URL, such as https://host/path" },
-            { property: "clientSecret", reason: "clientSecret must not be empty" },
+            { property: "", reason: "clientId must be a string" },
+            { property: "", reason: "oauthUrl must be an absolute http(s) URL, such as https://host/path" },
+            { property: "", reason: "clientSecret must not be empty" },
         ]);
     });
 });

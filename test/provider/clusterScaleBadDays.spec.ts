@@ -193,7 +193,7 @@ describe("ClusterScale on the cluster's bad days", function () {
         assert.strictEqual(refusals.length, 1, stderr);
         assert.match(
             refusals[0],
-            /ClusterScale cluster-b: property managementUrl .*ClusterScale "cluster" already manages this cluster \(http:\/\/127\.0\.0\.1:\d+\/actuator\/cluster\)/,
+            /ClusterScale resource 'cluster-b' has a problem: managementUrl: ClusterScale "cluster" already manages this cluster \(http:\/\/127\.0\.0\.1:\d+\/actuator\/cluster\)/,
         );
         assert.deepStrictEqual(mutating(run.requests), []);
     });

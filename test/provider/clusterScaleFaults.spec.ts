@@ -93,7 +93,7 @@ describe("ClusterScale: faults, timeouts and changes started elsewhere", functio
         it("a new resource: the check fails, naming managementUrl", async () => {
             fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
             const run = await fixture.run("preview", { managementUrl: `http://127.0.0.1:${await unusedPort()}`, brokerCount: 3 }, requireCluster);
-            assert.match(failed(run), /property managementUrl .*ECONNREFUSED.*PLATFORM_PREVIEW_REQUIRE_CLUSTER/);
+            assert.match(failed(run), /has a problem: managementUrl: .*ECONNREFUSED.*PLATFORM_PREVIEW_REQUIRE_CLUSTER/);
         });
     });
 

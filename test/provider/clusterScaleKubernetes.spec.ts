@@ -103,7 +103,11 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
             { brokerCount: 4, kubernetes: route({ kubeconfig: tokenConfig("not-known-token") }) },
             { config: NO_URL },
         );
-        assert.match(failed(unknownToken), /property kubernetes .*the Kubernetes API server did not accept the kubeconfig's credentials \(401\)/);
+        const refused = failed(unknownToken);
+        assert.match(refused, /resource 'cluster' has a problem: kubernetes: the Kubernetes API server did not accept the kubeconfig's credentials \(401\)/);
+        // Pulumi's engine prints a failing property's value, a secret's plaintext included: the kubeconfig (with its
+        // token) must not be that value.
+        assert.ok(!`${unknownToken.result.stdout}${refused}`.includes("not-known-token"), "the kubeconfig's token was printed");
 
         const viewer = await fixture.run(
             "preview",
@@ -111,6 +115,7 @@ describe("ClusterScale through the Kubernetes API server (service proxy)", funct
             { config: NO_URL },
         );
         const forbidden = failed(viewer);
+        assert.ok(!`${viewer.result.stdout}${forbidden}`.includes(KUBE_USERS.viewerToken), "the kubeconfig's token was printed");
         assert.match(forbidden, /needs the verbs get, create and patch on services\/proxy in the namespace/);
         assert.match(forbidden, /User "viewer" cannot create resource "services\/proxy"/);
 

@@ -30,7 +30,7 @@ describe("ClusterScale: partition count", function () {
         fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3, partitionScaling: false });
         const run = await fixture.run("preview", { brokerCount: 3, partitionCount: 6 });
         const stderr = failed(run);
-        assert.match(stderr, /property partitionCount .*partition scaling is not enabled on them/);
+        assert.match(stderr, /has a problem: partitionCount: .*partition scaling is not enabled on them/);
         assert.match(stderr, /Partition scaling is not enabled/, "the server's own message is shown");
         assert.deepStrictEqual(mutating(run.requests), []);
         assert.deepStrictEqual(dryRuns(run.requests).map(requestLine), [
@@ -45,7 +45,7 @@ describe("ClusterScale: partition count", function () {
         it("is refused at the first preview, from the dry run's view of the cluster, naming both numbers", async () => {
             const run = await fixture.run("preview", { brokerCount: 3, partitionCount: 3 });
             const stderr = failed(run);
-            assert.match(stderr, /property partitionCount .*partitionCount 3 is below the cluster's 6 partitions/);
+            assert.match(stderr, /has a problem: partitionCount 3 is below the cluster's 6 partitions/);
             assert.deepStrictEqual(mutating(run.requests), []);
         });
 
@@ -53,7 +53,7 @@ describe("ClusterScale: partition count", function () {
             succeeded(await fixture.run("up", { brokerCount: 3, partitionCount: 6 }));
             const run = await fixture.run("preview", { brokerCount: 3, partitionCount: 3 });
             const stderr = failed(run);
-            assert.match(stderr, /property partitionCount .*partitionCount 3 is below the current 6: partitions can only be added/);
+            assert.match(stderr, /has a problem: partitionCount 3 is below the current 6: partitions can only be added/);
             assert.deepStrictEqual(run.requests, []);
         });
     });

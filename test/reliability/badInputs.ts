@@ -318,7 +318,7 @@ async function checkCase(lab: Lab, emulator: RunningEmulator, stack: LabStack, t
     });
     const errors = failed(run);
     const context = `${run.result.stdout}\n${run.result.stderr}`;
-    const named = new RegExp(`(property ${escape(testCase.field)}\\b|\\b${escape(testCase.field)}: )`);
+    const named = new RegExp(`(has a problem: ${escape(testCase.field)}\\b|\\b${escape(testCase.field)}: )`);
     assert.match(errors, named, `the error does not name ${testCase.field}\n${context}`);
     assert.match(errors, testCase.rule, context);
     assert.deepStrictEqual(
@@ -330,9 +330,8 @@ async function checkCase(lab: Lab, emulator: RunningEmulator, stack: LabStack, t
     assert.deepStrictEqual(run.requests.filter((entry) => entry.interface === "admin").map(requestLine), [], "the administration API was called");
     assert.strictEqual(tokenRequests(run.requests).length, testCase.tokenRequests ?? 0, `token requests: ${run.requests.map(requestLine).join(", ")}`);
     if (testCase.hidden !== undefined) {
-        // The engine shows the value it was given; the product's reason follows "has a problem:".
-        const reasons = errors.split("\n").map((line) => (line.includes("has a problem:") ? line.slice(line.indexOf("has a problem:")) : line));
-        assert.ok(!reasons.some((reason) => reason.includes(testCase.hidden!)), "the product repeated a password given in a URL");
+        // Pulumi's engine would print the value of a failing property: the product names the field, never the property.
+        assert.ok(!context.includes(testCase.hidden), "a password given in a URL was printed");
     }
 }
 

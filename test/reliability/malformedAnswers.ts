@@ -33,7 +33,7 @@ export function malformedAnswers(lab: Lab): Section {
                 emulator.control.addFault({ interface: "management", query: { dryRun: "true" }, count: 1, status: 202, body });
                 const run = await lab.run(emulator, lab.stack(`dry run ${kind}`), { command: "preview", scale: { brokerCount: 4 } });
                 const errors = failed(run);
-                assert.match(errors, /property managementUrl .*has a problem: the answer is not the cluster management API's/);
+                assert.match(errors, /has a problem: managementUrl: the answer is not the cluster management API's/);
                 assert.match(errors, problem);
                 assert.deepStrictEqual(mutating(run.requests), []);
             },
