@@ -6,7 +6,7 @@ import * as path from "path";
 import { parseArguments } from "./cli";
 import { Condemned, deletionOrder } from "./deletion";
 import { loadProject, loadStackConfig } from "./project";
-import { annotateSecrets, makeSecret, markSecretOutputs, SECRET_SIG, SECRET_SIG_KEY } from "./propertyValues";
+import { annotateSecrets, goString, makeSecret, markSecretOutputs, SECRET_SIG, SECRET_SIG_KEY, UNKNOWN } from "./propertyValues";
 import { configureVariables, providerInputsFor } from "./providerHost";
 import { ResourceState, StackState, StateFile } from "./stateFile";
 import { engineUrn } from "./urns";
@@ -95,6 +95,26 @@ describe("engine: parts", function () {
             engineUrn("dev", "proj", inner, "pulumi-nodejs:dynamic:Resource", "r"),
             "urn:pulumi:dev::proj::x:index:Outer$x:index:Inner$pulumi-nodejs:dynamic:Resource::r",
         );
+    });
+
+    it("prints a property value as the engine's PropertyValue.String() does, secrets in plaintext", () => {
+        const cases: [Parameters<typeof goString>[0], string][] = [
+            [6, "{6}"],
+            [-1.5, "{-1.5}"],
+            [123456, "{123456}"],
+            [1_000_000, "{1e+06}"],
+            [0.00001, "{1e-05}"],
+            ["text", "{text}"],
+            [true, "{true}"],
+            [null, "{<nil>}"],
+            [undefined, "{<nil>}"],
+            [[1, "a"], "{[{1} {a}]}"],
+            [{ b: 2, a: { c: "x" } }, "{map[a:{map[c:{x}]} b:{2}]}"],
+            [makeSecret("s3cr3t"), "{&{{s3cr3t}}}"],
+            [{ kubeconfig: makeSecret("token: t") }, "{map[kubeconfig:{&{{token: t}}}]}"],
+            [UNKNOWN, "output<string>{}"],
+        ];
+        for (const [value, printed] of cases) assert.strictEqual(goString(value), printed, JSON.stringify(value));
     });
 
     it("orders deletions dependents first and children before parents", () => {
