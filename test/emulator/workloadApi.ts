@@ -2,7 +2,8 @@
 // brokers' StatefulSet (apps/v1) with its /scale subresource (autoscaling/v1 Scale, optimistic concurrency by
 // resourceVersion: a stale one is a 409 Conflict Status), pods and persistent volume claims (list, get, `watch=true`
 // streams of JSON lines from a resourceVersion, label selectors), claim deletion, the discovery documents kubectl
-// reads first, and the Tables kubectl asks for (workloadTable.ts). RBAC is per resource and verb; a refusal is the API server's 403 Status naming both.
+// reads first, and the Tables kubectl asks for (workloadTable.ts). RBAC is per resource and verb; a refusal is the API
+// server's 403 Status naming both.
 import type * as http from "http";
 import { BrokerWorkloads, ObjectKind } from "./brokerWorkloads";
 import { table, wantsTable } from "./workloadTable";
