@@ -63,6 +63,7 @@ export async function rollOutLayout(
             members,
             replicas: view.replicas,
             orderedReady: view.podManagementPolicy === "OrderedReady",
+            firstOrdinal: view.firstOrdinal,
             pods: pods.flatMap(podFact),
             layoutApplied: outputs !== undefined,
             claimsToDelete: existing,
@@ -72,6 +73,8 @@ export async function rollOutLayout(
         switch (next.kind) {
             case "refuse":
                 throw new Error(`${subject(name)}: kubernetes.statefulSet: ${stoppingRefusal(statefulSet, view, next.stopping)}. Nothing was sent.`);
+            case "refuseOrdinals":
+                throw new Error(`${subject(name)}: kubernetes.statefulSet: ${ordinalsRefusal(statefulSet, next.start)}. Nothing was sent.`);
             case "refuseOrderedStart":
                 throw new Error(
                     `${subject(name)}: kubernetes.statefulSet: ${orderedStartRefusal(statefulSet, next.blocked, next.notReady)}. Nothing was sent.`,
@@ -121,6 +124,15 @@ export function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSe
         `its replicas (${view.replicas}) are below the layout's highest broker: ${stopping.length === 1 ? "broker" : "brokers"} ${stopping.join(", ")} ` +
         `(${podList(statefulSet, stopping)}) would stop while they hold partition replicas; someone else lowered spec.replicas ` +
         `(a Helm upgrade writing its clusterSize back?): raise it to ${Math.max(...stopping) + 1} again, or remove those brokers from the layout first`
+    );
+}
+
+/** A StatefulSet whose pods are numbered from another ordinal than 0: its pods are not its brokers' ids. */
+export function ordinalsRefusal(statefulSet: BrokerStatefulSet, start: number): string {
+    return (
+        `StatefulSet ${statefulSet.ref.statefulSet} numbers its pods from ${start} (spec.ordinals.start), so its replica count does not ` +
+        `say which brokers run; ClusterScale starts and stops pods only where pod ordinal = broker id, from 0. Leave kubernetes.statefulSet ` +
+        `out and scale the StatefulSet yourself (new brokers first; removed ones only after the change completed)`
     );
 }
 

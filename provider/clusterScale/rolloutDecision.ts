@@ -21,6 +21,8 @@ export interface RolloutFacts {
     replicas: number;
     /** spec.podManagementPolicy is OrderedReady: pods are created one at a time, each once the lower ones are Ready. */
     orderedReady: boolean;
+    /** spec.ordinals.start: the first pod's ordinal; pod ordinal = broker id holds only from 0. */
+    firstOrdinal: number;
     pods: readonly PodFact[];
     /** The layout change was applied (sent and completed, or nothing to send) in this up. */
     layoutApplied: boolean;
@@ -31,6 +33,7 @@ export interface RolloutFacts {
 export type RolloutStep =
     | { kind: "refuse"; stopping: number[] }
     | { kind: "refuseOrderedStart"; blocked: number[]; notReady: number[] }
+    | { kind: "refuseOrdinals"; start: number }
     | { kind: "grow"; from: number; to: number }
     | { kind: "waitForPods"; ordinals: number[] }
     | { kind: "applyLayout" }
@@ -45,6 +48,8 @@ export function replicasFor(brokers: readonly number[]): number {
 }
 
 export function decideRolloutStep(facts: RolloutFacts): RolloutStep {
+    // With ordinals from N, replicas R run the pods N … N+R-1: the count this loop sets would stop the wrong brokers.
+    if (facts.firstOrdinal !== 0) return { kind: "refuseOrdinals", start: facts.firstOrdinal };
     const needed = replicasFor(facts.desired);
     if (!facts.layoutApplied) {
         // Members whose pods the StatefulSet no longer keeps: someone lowered replicas under the running layout.

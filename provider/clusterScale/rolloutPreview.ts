@@ -6,7 +6,7 @@
 import { type BrokerStatefulSet, FIELD_MANAGER } from "../../sdk/kubernetes/brokerStatefulSet";
 import type { BrokerState } from "../../sdk/schemas";
 import { type Say, subject } from "./messages";
-import { PERMISSIONS, claimsOf, kubernetesFailure, orderedStartRefusal, podList, stoppingRefusal } from "./rollout";
+import { PERMISSIONS, claimsOf, kubernetesFailure, orderedStartRefusal, ordinalsRefusal, podList, stoppingRefusal } from "./rollout";
 import { orderedStartBlocked, replicasFor } from "./rolloutDecision";
 
 export interface RolloutPreview {
@@ -34,6 +34,7 @@ export async function previewRollout(
     } catch (error) {
         throw kubernetesFailure(name, `read StatefulSet ${sts} or its pods`, PERMISSIONS.read, error);
     }
+    if (view.firstOrdinal !== 0) throw new Error(`${subject(name)}: kubernetes.statefulSet: ${ordinalsRefusal(statefulSet, view.firstOrdinal)}`);
     const members = current.filter((broker) => broker.state !== "LEFT");
     const stopping = members.map((broker) => broker.id).filter((id) => id >= view.replicas);
     if (stopping.length > 0) {

@@ -38,6 +38,8 @@ export interface StatefulSetView {
      * creates a pod only once every lower ordinal runs and is Ready, and removes one pod at a time, the highest first.
      */
     podManagementPolicy: string;
+    /** spec.ordinals.start: the ordinal of the first pod (0 unless set). */
+    firstOrdinal: number;
 }
 
 export interface ScaleView {
@@ -91,6 +93,7 @@ export class BrokerStatefulSet {
                 .join(","),
             replicaManagers: (set.metadata.managedFields ?? []).filter((entry) => ownsReplicas(entry.fieldsV1)).map((entry) => entry.manager ?? "(unnamed)"),
             podManagementPolicy: set.spec.podManagementPolicy ?? "OrderedReady",
+            firstOrdinal: set.spec.ordinals?.start ?? 0,
         };
     }
 

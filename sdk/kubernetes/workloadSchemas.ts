@@ -21,6 +21,7 @@ export const statefulSetSchema = z.object({
     spec: z.object({
         replicas: z.number().int().optional(),
         podManagementPolicy: z.string().optional(),
+        ordinals: z.object({ start: z.number().int().optional() }).optional(),
         selector: z.object({ matchLabels: z.record(z.string(), z.string()).optional() }).optional(),
         volumeClaimTemplates: z.array(z.object({ metadata: z.object({ name: z.string() }) })).optional(),
         persistentVolumeClaimRetentionPolicy: z.object({ whenScaled: z.string().optional() }).optional(),

@@ -36,6 +36,8 @@ export interface WorkloadOptions {
     whenScaled: "Retain" | "Delete";
     /** spec.podManagementPolicy (Parallel unless given, as the platform's chart sets it). */
     podManagementPolicy?: "Parallel" | "OrderedReady";
+    /** spec.ordinals.start: the first pod's ordinal (0 unless given; the platform's chart leaves it out). */
+    firstOrdinal?: number;
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -92,6 +94,7 @@ export class BrokerWorkloads {
     private readonly unsubscribe: () => void;
     private uidCounter = 0;
     private readonly createdAt = Date.now();
+    private readonly firstOrdinal: number;
     /** Replicas of brokers that were stopped while they still held them. */
     readonly lost: LostReplicas[] = [];
     /** Ordinals whose containers never start (the image cannot be pulled): the pod waits forever. */
@@ -111,8 +114,9 @@ export class BrokerWorkloads {
         readonly options: WorkloadOptions,
     ) {
         this.replicas = options.replicas;
+        this.firstOrdinal = options.firstOrdinal ?? 0;
         const now = Date.now();
-        for (let ordinal = 0; ordinal < options.replicas; ordinal++) {
+        for (let ordinal = this.firstOrdinal; ordinal < this.firstOrdinal + options.replicas; ordinal++) {
             this.claims.set(this.claimName(ordinal), { name: this.claimName(ordinal), uid: this.uid(), createdAt: now, resourceVersion: this.resourceVersion });
             const pod: PodState = {
                 ordinal,
@@ -175,6 +179,7 @@ export class BrokerWorkloads {
                 replicas: this.replicas,
                 serviceName: `${statefulSet}-headless`,
                 podManagementPolicy: this.options.podManagementPolicy ?? "Parallel",
+                ...(this.options.firstOrdinal !== undefined ? { ordinals: { start: this.options.firstOrdinal } } : {}),
                 selector: { matchLabels: { "app.kubernetes.io/component": "zeebe-broker" } },
                 template: {
                     metadata: { labels: { "app.kubernetes.io/component": "zeebe-broker" } },
@@ -292,7 +297,7 @@ export class BrokerWorkloads {
     private reconcile(): void {
         const ordered = this.options.podManagementPolicy === "OrderedReady";
         const now = Date.now();
-        for (let ordinal = 0; ordinal < this.replicas; ordinal++) {
+        for (let ordinal = this.firstOrdinal; ordinal < this.firstOrdinal + this.replicas; ordinal++) {
             const existing = this.pods.get(ordinal);
             if (existing) {
                 if (ordered && !this.runningAndReady(existing)) return; // the next ordinals wait for this one
@@ -313,7 +318,7 @@ export class BrokerWorkloads {
             pod.timer = setTimeout(() => this.startContainer(pod), this.options.startMs);
             if (ordered) return;
         }
-        const excess = [...this.pods.values()].filter((pod) => pod.ordinal >= this.replicas).sort((a, b) => b.ordinal - a.ordinal);
+        const excess = [...this.pods.values()].filter((pod) => pod.ordinal >= this.firstOrdinal + this.replicas).sort((a, b) => b.ordinal - a.ordinal);
         if (ordered && excess.some((pod) => pod.deletingSince !== undefined)) return; // one removal at a time
         for (const pod of ordered ? excess.slice(0, 1) : excess) {
             if (pod.deletingSince !== undefined) continue;

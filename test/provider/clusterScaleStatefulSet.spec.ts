@@ -127,6 +127,18 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.match(failed(again), /broker 4 cannot be Ready before the layout change makes it a member, so pod platform-zeebe-5 would never start/);
     });
 
+    it("a StatefulSet that numbers its pods from 1 (spec.ordinals.start) is refused at preview and up: its pods are not its brokers' ids", async () => {
+        await pods.stop();
+        await usePods({ firstOrdinal: 1 });
+        assert.deepStrictEqual(podNames(), ["platform-zeebe-1", "platform-zeebe-2", "platform-zeebe-3"]);
+        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        assert.match(failed(preview), /StatefulSet platform-zeebe numbers its pods from 1 \(spec.ordinals.start\)/);
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        assert.match(failed(up), /pod ordinal = broker id, from 0. Leave kubernetes.statefulSet out and scale the StatefulSet yourself/);
+        assert.strictEqual(replicas(), 3, "the StatefulSet was scaled");
+        assert.deepStrictEqual(mutating(up.requests), []);
+    });
+
     it('with volumesOfRemovedBrokers "delete", exactly the removed brokers\' claims go', async () => {
         await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
         const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });

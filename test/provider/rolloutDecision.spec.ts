@@ -8,6 +8,7 @@ const facts = (overrides: Partial<RolloutFacts>): RolloutFacts => ({
     members: [0, 1, 2],
     replicas: 3,
     orderedReady: false,
+    firstOrdinal: 0,
     pods: running(0, 1, 2),
     layoutApplied: false,
     claimsToDelete: [],
@@ -83,6 +84,11 @@ const TABLE: [string, Partial<RolloutFacts>, RolloutStep][] = [
         "OrderedReady, scale-down: the change first, as with Parallel",
         { orderedReady: true, desired: [0, 1, 2], members: [0, 1, 2, 3, 4], replicas: 5, pods: running(0, 1, 2, 3, 4) },
         { kind: "applyLayout" },
+    ],
+    [
+        "pods numbered from another ordinal than 0: refused, whatever else was observed",
+        { firstOrdinal: 1, desired: [0, 1, 2, 3] },
+        { kind: "refuseOrdinals", start: 1 },
     ],
     ["the cluster could not be read: no refusal from it, the pods decide", { desired: [0, 1, 2, 3], members: undefined }, { kind: "grow", from: 3, to: 4 }],
     [

@@ -34,6 +34,7 @@ describe("sdk: the brokers' StatefulSet through the Kubernetes API server", func
         assert.deepStrictEqual(view.claimTemplates, ["data"]);
         assert.strictEqual(view.whenScaled, "Retain");
         assert.strictEqual(view.podManagementPolicy, "Parallel");
+        assert.strictEqual(view.firstOrdinal, 0);
         assert.strictEqual(view.podSelector, "app.kubernetes.io/component=zeebe-broker");
         assert.ok(view.replicaManagers.includes("helm"), view.replicaManagers.join());
         assert.deepStrictEqual(
