@@ -47,10 +47,8 @@ export async function clientsFor(settings: ClientSettings, timeoutMs?: number, k
         const gatewayUrl = route.gatewayPort === undefined ? undefined : resolved.toPort(route.gatewayPort);
         const gateway = gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl, timeoutMs, connection: resolved.connection });
         if (route.statefulSet === undefined) return { cluster, gateway };
-        const statefulSet = await BrokerStatefulSet.connect(
-            { namespace: route.namespace, statefulSet: route.statefulSet, kubeconfig: route.kubeconfig ?? kubeconfig, context: route.context },
-            connection,
-        );
+        // The same API server and credentials: the kubeconfig (and any exec plugin it runs) is resolved once.
+        const statefulSet = BrokerStatefulSet.at({ namespace: route.namespace, statefulSet: route.statefulSet }, resolved);
         return { cluster, gateway, statefulSet };
     }
     const auth = apiAuthOf(settings.auth, settings.managementUrl, connection);

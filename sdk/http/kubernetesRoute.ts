@@ -19,11 +19,16 @@ export interface KubernetesServiceRoute {
     context?: string;
 }
 
-export interface ResolvedServiceRoute {
+export interface ApiServerAccess {
+    /** The API server's origin (and path prefix), without a trailing slash. */
+    server: string;
+    /** Its CA, the client certificate and the bearer header the kubeconfig yields (all secrets but the CA). */
+    connection: ConnectionSettings;
+}
+
+export interface ResolvedServiceRoute extends ApiServerAccess {
     /** Replaces the service's origin: requests go to `${baseUrl}${path}`. */
     baseUrl: string;
-    /** The API server's CA, the client certificate and the bearer header the kubeconfig yields (all secrets but the CA). */
-    connection: ConnectionSettings;
     /** The same route to another port of the service. */
     toPort(port: number): string;
 }
@@ -35,14 +40,7 @@ export async function resolveServiceRoute(route: KubernetesServiceRoute, base: C
     const { server, connection } = await resolveApiServer(route, base);
     const proxyUrl = (port: number) =>
         `${server}/api/v1/namespaces/${encodeURIComponent(route.namespace)}/services/${encodeURIComponent(`${route.service}:${port}`)}/proxy`;
-    return { baseUrl: proxyUrl(route.port), connection, toPort: proxyUrl };
-}
-
-export interface ApiServerAccess {
-    /** The API server's origin (and path prefix), without a trailing slash. */
-    server: string;
-    /** Its CA, the client certificate and the bearer header the kubeconfig yields (all secrets but the CA). */
-    connection: ConnectionSettings;
+    return { server, connection, baseUrl: proxyUrl(route.port), toPort: proxyUrl };
 }
 
 /** The API server a kubeconfig (and context) names, and how to reach it; throws naming what is wrong with the kubeconfig. */

@@ -5,7 +5,7 @@
 // must allow.
 
 import { decodeJsonBody, errorFromResponse, HttpMethod, HttpResponse, joinUrl, send, sendWithRetry } from "../http/request";
-import { resolveApiServer } from "../http/kubernetesRoute";
+import { type ApiServerAccess, resolveApiServer } from "../http/kubernetesRoute";
 import { type ConnectionSettings, dispatcherFor } from "../http/transport";
 import { undici } from "../http/undici";
 import { decoder } from "../schemas";
@@ -60,8 +60,12 @@ export class BrokerStatefulSet {
 
     /** Resolves the kubeconfig; sends nothing yet. */
     static async connect(ref: BrokerStatefulSetRef, base: ConnectionSettings = {}): Promise<BrokerStatefulSet> {
-        const { server, connection } = await resolveApiServer(ref, base);
-        return new BrokerStatefulSet(ref, server, connection);
+        return BrokerStatefulSet.at(ref, await resolveApiServer(ref, base));
+    }
+
+    /** Through an API server already resolved from the kubeconfig (a service route's, say); sends nothing yet. */
+    static at(ref: BrokerStatefulSetRef, access: ApiServerAccess): BrokerStatefulSet {
+        return new BrokerStatefulSet(ref, access.server, access.connection);
     }
 
     private get appsPath(): string {
