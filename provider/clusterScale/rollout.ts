@@ -14,7 +14,7 @@ import { count, say, subject } from "./messages";
 import type { ClusterScaleOutputs } from "./outputs";
 import { recordedIntent } from "./replicas";
 import { messageOf, snapshotOf } from "./request";
-import { type PodFact, type RolloutFacts, decideRolloutStep, replicasFor } from "./rolloutDecision";
+import { type PodFact, type RolloutFacts, type RolloutRefusal, decideRolloutStep, replicasFor } from "./rolloutDecision";
 
 /** What RBAC must allow, by the step that needs it. */
 export const PERMISSIONS = {
@@ -58,27 +58,13 @@ export async function rollOutLayout(
                   )
                 : [];
         const existing = claimNames.length === 0 ? [] : await step(name, "list the claims", PERMISSIONS.read, () => statefulSet.existingClaims(claimNames));
-        const facts: RolloutFacts = {
-            desired,
-            members,
-            replicas: view.replicas,
-            orderedReady: view.podManagementPolicy === "OrderedReady",
-            firstOrdinal: view.firstOrdinal,
-            pods: pods.flatMap(podFact),
-            layoutApplied: outputs !== undefined,
-            claimsToDelete: existing,
-        };
-        const next = decideRolloutStep(facts);
+        const next = decideRolloutStep({ ...workloadFacts(view, pods), desired, members, layoutApplied: outputs !== undefined, claimsToDelete: existing });
         const remainingMs = Math.max(1, deadline - Date.now());
         switch (next.kind) {
             case "refuse":
-                throw new Error(`${subject(name)}: kubernetes.statefulSet: ${stoppingRefusal(statefulSet, view, next.stopping)}. Nothing was sent.`);
             case "refuseOrdinals":
-                throw new Error(`${subject(name)}: kubernetes.statefulSet: ${ordinalsRefusal(statefulSet, next.start)}. Nothing was sent.`);
             case "refuseOrderedStart":
-                throw new Error(
-                    `${subject(name)}: kubernetes.statefulSet: ${orderedStartRefusal(statefulSet, next.blocked, next.notReady)}. Nothing was sent.`,
-                );
+                throw new Error(`${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet, view, next)}. Nothing was sent.`);
             case "grow":
                 say(
                     name,
@@ -118,8 +104,25 @@ export function claimsOf(statefulSet: BrokerStatefulSet, view: StatefulSetView, 
     return view.claimTemplates.flatMap((template) => [...ordinals].sort((a, b) => a - b).map((ordinal) => statefulSet.claimName(template, ordinal)));
 }
 
+/** What the StatefulSet's observed part of the facts is: its replicas, how it manages and numbers pods, its pods. */
+export function workloadFacts(view: StatefulSetView, pods: readonly PodView[]): Pick<RolloutFacts, "replicas" | "orderedReady" | "firstOrdinal" | "pods"> {
+    return { replicas: view.replicas, orderedReady: view.podManagementPolicy === "OrderedReady", firstOrdinal: view.firstOrdinal, pods: pods.flatMap(podFact) };
+}
+
+/** Why a refusal step refuses, for preview and up alike. */
+export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetView, step: RolloutRefusal): string {
+    switch (step.kind) {
+        case "refuse":
+            return stoppingRefusal(statefulSet, view, step.stopping);
+        case "refuseOrdinals":
+            return ordinalsRefusal(statefulSet, step.start);
+        case "refuseOrderedStart":
+            return orderedStartRefusal(statefulSet, step.blocked, step.notReady);
+    }
+}
+
 /** Names the brokers whose pods the StatefulSet no longer keeps, and the partitions that would lose replicas. */
-export function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSetView, stopping: readonly number[]): string {
+function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSetView, stopping: readonly number[]): string {
     return (
         `its replicas (${view.replicas}) are below the layout's highest broker: ${stopping.length === 1 ? "broker" : "brokers"} ${stopping.join(", ")} ` +
         `(${podList(statefulSet, stopping)}) would stop while they hold partition replicas; someone else lowered spec.replicas ` +
@@ -128,7 +131,7 @@ export function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSe
 }
 
 /** A StatefulSet whose pods are numbered from another ordinal than 0: its pods are not its brokers' ids. */
-export function ordinalsRefusal(statefulSet: BrokerStatefulSet, start: number): string {
+function ordinalsRefusal(statefulSet: BrokerStatefulSet, start: number): string {
     return (
         `StatefulSet ${statefulSet.ref.statefulSet} numbers its pods from ${start} (spec.ordinals.start), so its replica count does not ` +
         `say which brokers run; ClusterScale starts and stops pods only where pod ordinal = broker id, from 0. Leave kubernetes.statefulSet ` +
@@ -137,7 +140,7 @@ export function ordinalsRefusal(statefulSet: BrokerStatefulSet, start: number): 
 }
 
 /** Names the pods an OrderedReady StatefulSet would never create before the layout change, and the ways out. */
-export function orderedStartRefusal(statefulSet: BrokerStatefulSet, blocked: readonly number[], notReady: readonly number[]): string {
+function orderedStartRefusal(statefulSet: BrokerStatefulSet, blocked: readonly number[], notReady: readonly number[]): string {
     const brokers = `${notReady.length === 1 ? "broker" : "brokers"} ${notReady.join(", ")}`;
     return (
         `StatefulSet ${statefulSet.ref.statefulSet} has podManagementPolicy OrderedReady: Kubernetes creates a pod only once every lower one is Ready, ` +

@@ -30,10 +30,12 @@ export interface RolloutFacts {
     claimsToDelete: readonly string[];
 }
 
+/** The steps that refuse the whole up before anything is changed. */
+export type RolloutRefusal =
+    { kind: "refuse"; stopping: number[] } | { kind: "refuseOrderedStart"; blocked: number[]; notReady: number[] } | { kind: "refuseOrdinals"; start: number };
+
 export type RolloutStep =
-    | { kind: "refuse"; stopping: number[] }
-    | { kind: "refuseOrderedStart"; blocked: number[]; notReady: number[] }
-    | { kind: "refuseOrdinals"; start: number }
+    | RolloutRefusal
     | { kind: "grow"; from: number; to: number }
     | { kind: "waitForPods"; ordinals: number[] }
     | { kind: "applyLayout" }
@@ -41,6 +43,10 @@ export type RolloutStep =
     | { kind: "waitForPodsGone"; ordinals: number[] }
     | { kind: "deleteClaims"; names: string[] }
     | { kind: "done" };
+
+export function isRefusal(step: RolloutStep): step is RolloutRefusal {
+    return step.kind === "refuse" || step.kind === "refuseOrdinals" || step.kind === "refuseOrderedStart";
+}
 
 /** How many pods the layout needs: one past the highest broker id. */
 export function replicasFor(brokers: readonly number[]): number {

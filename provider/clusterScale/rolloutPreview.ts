@@ -1,13 +1,14 @@
 // Preview's part of a StatefulSet's brokers (kubernetes.statefulSet): which way replicas move and when (before the
 // layout change, or once it completed), which pods start or stop, which claims would be deleted, a leftover claim a new
-// broker would start on, another manager of spec.replicas, and the refusal when replicas are already below the
-// layout's highest broker. It only reads.
+// broker would start on, another manager of spec.replicas, and the refusals up would meet before changing anything
+// (decided by rolloutDecision.ts, as up decides them). It only reads.
 
 import { type BrokerStatefulSet, FIELD_MANAGER } from "../../sdk/kubernetes/brokerStatefulSet";
 import type { BrokerState } from "../../sdk/schemas";
 import { type Say, subject } from "./messages";
-import { PERMISSIONS, claimsOf, kubernetesFailure, orderedStartRefusal, ordinalsRefusal, podList, stoppingRefusal } from "./rollout";
-import { orderedStartBlocked, replicasFor } from "./rolloutDecision";
+import type { PodView } from "../../sdk/kubernetes/podView";
+import { PERMISSIONS, claimsOf, kubernetesFailure, podList, refusalText, workloadFacts } from "./rollout";
+import { decideRolloutStep, isRefusal, replicasFor } from "./rolloutDecision";
 
 export interface RolloutPreview {
     /** Steps remain besides the layout change (replicas to move, claims to delete): an update even with an empty plan. */
@@ -24,42 +25,32 @@ export async function previewRollout(
 ): Promise<RolloutPreview> {
     const sts = statefulSet.ref.statefulSet;
     let view;
-    let podNames: Set<string>;
-    let podOrdinals: number[];
+    let pods: PodView[];
     try {
         view = await statefulSet.read();
-        const { pods } = await statefulSet.pods(view.podSelector);
-        podNames = new Set(pods.map((pod) => pod.name));
-        podOrdinals = pods.flatMap((pod) => (pod.ordinal === undefined ? [] : [pod.ordinal]));
+        ({ pods } = await statefulSet.pods(view.podSelector));
     } catch (error) {
         throw kubernetesFailure(name, `read StatefulSet ${sts} or its pods`, PERMISSIONS.read, error);
     }
-    if (view.firstOrdinal !== 0) throw new Error(`${subject(name)}: kubernetes.statefulSet: ${ordinalsRefusal(statefulSet, view.firstOrdinal)}`);
+    const podNames = new Set(pods.map((pod) => pod.name));
     const members = current.filter((broker) => broker.state !== "LEFT");
-    const stopping = members.map((broker) => broker.id).filter((id) => id >= view.replicas);
-    if (stopping.length > 0) {
-        const losing = members
-            .filter((broker) => stopping.includes(broker.id))
-            .map(
-                (broker) =>
-                    `broker ${broker.id}: ${
-                        broker.partitions
-                            .map((partition) => partition.id)
-                            .sort((a, b) => a - b)
-                            .join(", ") || "none"
-                    }`,
-            );
-        throw new Error(
-            `${subject(name)}: kubernetes.statefulSet: ${stoppingRefusal(statefulSet, view, stopping)}; partitions that would lose replicas: ${losing.join("; ")}`,
-        );
-    }
-    if (view.podManagementPolicy === "OrderedReady") {
-        const { blocked, notReady } = orderedStartBlocked(
-            desired,
-            members.map((broker) => broker.id),
-            podOrdinals,
-        );
-        if (blocked.length > 0) throw new Error(`${subject(name)}: kubernetes.statefulSet: ${orderedStartRefusal(statefulSet, blocked, notReady)}`);
+    // The refusals up would meet before changing anything, decided as up decides them.
+    const first = decideRolloutStep({
+        ...workloadFacts(view, pods),
+        desired,
+        members: members.map((broker) => broker.id),
+        layoutApplied: false,
+        claimsToDelete: [],
+    });
+    if (isRefusal(first)) {
+        const losing =
+            first.kind !== "refuse"
+                ? ""
+                : `; partitions that would lose replicas: ${members
+                      .filter((broker) => first.stopping.includes(broker.id))
+                      .map((broker) => `broker ${broker.id}: ${partitionIds(broker) || "none"}`)
+                      .join("; ")}`;
+        throw new Error(`${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet, view, first)}${losing}`);
     }
     const needed = replicasFor(desired);
     const others = view.replicaManagers.filter((manager) => manager !== FIELD_MANAGER);
@@ -113,6 +104,13 @@ async function existing(statefulSet: BrokerStatefulSet, names: string[]): Promis
     } catch {
         return []; // listing claims is only needed for this note
     }
+}
+
+function partitionIds(broker: BrokerState): string {
+    return broker.partitions
+        .map((partition) => partition.id)
+        .sort((a, b) => a - b)
+        .join(", ");
 }
 
 function range(from: number, to: number): number[] {
