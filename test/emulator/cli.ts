@@ -9,7 +9,7 @@
 import { startEmulator } from "./index";
 import { EmulatorOptions } from "./emulator";
 import { RELEASES, Release } from "./settings";
-import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
+import { OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 
 const USAGE =
     "usage: npm run emulator -- [--brokers N] [--partitions N] [--replication-factor N] [--partition-scaling] [--op-ms N] [--port N] [--release 8.9|8.8] [--kubernetes]";
@@ -71,14 +71,7 @@ async function main(): Promise<void> {
     const pods = kubernetes
         ? await startBrokerPods(emulator.control, { replicas: settings.brokers ?? 3, startMs: 1000, terminationMs: 1000, proxy: { managementUrl, gatewayUrl } })
         : undefined;
-    const route = pods && {
-        namespace: BROKER_NAMESPACE,
-        service: "platform-gateway",
-        managementPort: 9600,
-        gatewayPort: 8080,
-        statefulSet: BROKER_STATEFUL_SET,
-        kubeconfig: pods.user(OPERATOR_RULES, "operator").kubeconfig,
-    };
+    const route = pods?.route(pods.user(OPERATOR_RULES, "operator").kubeconfig);
     process.stdout.write(`${JSON.stringify({ authUrl, baseUrl, managementUrl, gatewayUrl, controlUrl, ...(route ? { kubernetes: route } : {}) })}\n`);
 
     let stopping = false;

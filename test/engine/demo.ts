@@ -14,7 +14,7 @@ import { GatewayClient } from "../../sdk";
 import { RunningEmulator, startEmulator } from "../emulator";
 import { Command, runPulumi } from ".";
 import { findPulumiCli, runWithPulumiCli } from "./pulumiCli";
-import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
+import { BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const STACK = "demo";
@@ -33,14 +33,7 @@ async function main(): Promise<number> {
         proxy: { managementUrl: emulator.managementUrl, gatewayUrl: emulator.gatewayUrl },
     });
     try {
-        const kubernetes = {
-            namespace: BROKER_NAMESPACE,
-            service: "platform-gateway",
-            managementPort: 9600,
-            gatewayPort: 8080,
-            statefulSet: BROKER_STATEFUL_SET,
-            kubeconfig: pods.user(OPERATOR_RULES, "demo").kubeconfig,
-        };
+        const kubernetes = pods.route(pods.user(OPERATOR_RULES, "demo").kubeconfig);
         const config = {
             kubernetes: JSON.stringify(kubernetes),
             brokerCount: String(TARGET.brokerCount),

@@ -28,8 +28,13 @@ export interface BrokerPods {
     tls: TlsMaterial;
     /** A user with these rules: its bearer token and a kubeconfig file (0600) for it. */
     user(rules: ResourceRules, name?: string): { token: string; kubeconfig: string };
+    /** The ClusterScale `kubernetes` input that reaches the emulator through the proxy and names the StatefulSet. */
+    route(kubeconfig: string): { namespace: string; service: string; managementPort: number; gatewayPort: number; statefulSet: string; kubeconfig: string };
     stop(): Promise<void>;
 }
+
+/** The proxied service and its ports: the management API and the gateway. */
+const SERVICE = { name: "platform-gateway", managementPort: 9600, gatewayPort: 8080 };
 
 /** The verbs on services/proxy that reach the management API and the gateway (get, and create/patch for changes). */
 const PROXY_VERBS: ProxyVerb[] = ["get", "create", "patch"];
@@ -56,8 +61,8 @@ export async function startBrokerPods(
     const tokens: Record<string, KubeUser> = {};
     const server = new KubeApiServer({
         namespace: BROKER_NAMESPACE,
-        service: "platform-gateway",
-        ports: proxy === undefined ? {} : { 9600: proxy.managementUrl, 8080: proxy.gatewayUrl },
+        service: SERVICE.name,
+        ports: proxy === undefined ? {} : { [SERVICE.managementPort]: proxy.managementUrl, [SERVICE.gatewayPort]: proxy.gatewayUrl },
         certificate: tls.serverCertificate,
         key: tls.serverKey,
         ca: tls.caCertificate,
@@ -78,6 +83,10 @@ export async function startBrokerPods(
             const kubeconfig = path.join(directory, `${users}-${name}.kubeconfig`);
             fs.writeFileSync(kubeconfig, kubeconfigYaml(server.url, tls.caCertificate, { token }), { mode: 0o600 });
             return { token, kubeconfig };
+        },
+        route(kubeconfig) {
+            const { name: service, managementPort, gatewayPort } = SERVICE;
+            return { namespace: BROKER_NAMESPACE, service, managementPort, gatewayPort, statefulSet: BROKER_STATEFUL_SET, kubeconfig };
         },
         async stop() {
             workloads.close();
