@@ -88,7 +88,7 @@ export function decideRolloutStep(facts: RolloutFacts): RolloutStep {
  * Under OrderedReady, the pods the layout needs that would never be created: those without a pod above an ordinal whose
  * broker is not a member yet (it cannot be Ready before the layout change that needs the higher pod too).
  */
-export function orderedStartBlocked(
+function orderedStartBlocked(
     desired: readonly number[],
     members: readonly number[],
     existingPods: readonly number[],

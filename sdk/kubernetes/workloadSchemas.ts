@@ -58,5 +58,4 @@ export const listSchema = <T extends z.ZodType>(item: T) => z.object({ metadata:
 
 export const watchEventSchema = z.object({ type: z.string(), object: z.unknown() });
 
-export type StatefulSetObject = z.output<typeof statefulSetSchema>;
 export type PodObject = z.output<typeof podSchema>;
