@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 import { BrokerWorkloads } from "./brokerWorkloads";
-import { RunningEmulator, startEmulator } from "./index";
+import { useEmulator } from "../support/emulator";
 import { KubeApiServer } from "./kubeApiServer";
 import { http, waitFor } from "./harness";
 
@@ -23,21 +23,15 @@ type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- Ku
 
 describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
     this.timeout(30_000);
-    let emulator: RunningEmulator;
+    const emulator = useEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
     let pods: BrokerPods;
     let workloads: BrokerWorkloads;
     let server: KubeApiServer;
     let operator: { token: string; kubeconfig: string };
     let viewer: { token: string; kubeconfig: string };
 
-    before(async () => {
-        emulator = await startEmulator({ opMs: 10 });
-    });
-    after(() => emulator.close());
-
     beforeEach(async () => {
-        emulator.control.reset({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
-        pods = await startBrokerPods(emulator.control, { replicas: 3 });
+        pods = await startBrokerPods(emulator().control, { replicas: 3 });
         ({ workloads, server } = pods);
         operator = pods.user(OPERATOR_RULES, "operator");
         viewer = pods.user({ statefulsets: ["get"], "statefulsets/scale": ["get"], pods: ["get", "list"] }, "viewer");
@@ -92,17 +86,17 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
             return candidate.status.containerStatuses[0].started ? candidate : undefined;
         }, "pod 3's container to start");
         assert.equal(ready(started), false, "a broker that is no member yet reports ready");
-        assert.ok((emulator.control.state() as { running: number[] }).running.includes(3), "the pod's broker does not run");
+        assert.ok((emulator().control.state() as { running: number[] }).running.includes(3), "the pod's broker does not run");
         assert.equal((await kube("GET", `${CLAIMS_PATH}/data-${STS}-3`)).status, 200, "the new pod's claim was not created");
 
-        const plan = await http("POST", `${emulator.managementUrl}/actuator/cluster/brokers`, { body: [0, 1, 2, 3] });
+        const plan = await http("POST", `${emulator().managementUrl}/actuator/cluster/brokers`, { body: [0, 1, 2, 3] });
         assert.equal(plan.status, 202, plan.text);
         await waitFor(async () => (ready(await pod(3)) ? true : undefined), "pod 3 to become Ready once its partitions are installed");
     });
 
     it("with podManagementPolicy OrderedReady, one pod at a time: the next only once the lower ones are Ready, the highest removed first", async () => {
         await pods.stop();
-        pods = await startBrokerPods(emulator.control, { replicas: 3, podManagementPolicy: "OrderedReady", terminationMs: 300 });
+        pods = await startBrokerPods(emulator().control, { replicas: 3, podManagementPolicy: "OrderedReady", terminationMs: 300 });
         ({ workloads, server } = pods);
         operator = pods.user(OPERATOR_RULES, "operator");
         assert.equal((await kube("GET", `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STS}`)).json.spec.podManagementPolicy, "OrderedReady");
@@ -110,7 +104,7 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         await waitFor(async () => ((await pod(3)).status.containerStatuses[0].started ? true : undefined), "pod 3's container to start");
         assert.equal((await kube("GET", `${PODS_PATH}/${STS}-4`)).status, 404, "pod 4 was created before pod 3 was Ready");
 
-        const plan = await http("POST", `${emulator.managementUrl}/actuator/cluster/brokers`, { body: [0, 1, 2, 3] });
+        const plan = await http("POST", `${emulator().managementUrl}/actuator/cluster/brokers`, { body: [0, 1, 2, 3] });
         assert.equal(plan.status, 202, plan.text);
         await waitFor(async () => ((await kube("GET", `${PODS_PATH}/${STS}-4`)).status === 200 ? true : undefined), "pod 4 once pod 3 is Ready");
 
@@ -191,7 +185,7 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
             return candidate.status.containerStatuses[0].state.waiting?.reason === "ImagePullBackOff" ? candidate : undefined;
         }, "pod 3 to wait on its image");
         assert.equal(waiting.status.phase, "Pending");
-        assert.ok(!(emulator.control.state() as { running: number[] }).running.includes(3));
+        assert.ok(!(emulator().control.state() as { running: number[] }).running.includes(3));
     });
 
     it("RBAC is per resource and verb: the refusal names both, as the API server's 403 does", async () => {

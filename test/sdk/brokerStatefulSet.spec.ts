@@ -3,22 +3,17 @@
 import * as assert from "assert";
 import { AuthError, PodWaitTimeoutError } from "../../sdk/errors";
 import { BrokerStatefulSet } from "../../sdk/kubernetes/brokerStatefulSet";
-import { RunningEmulator, startEmulator } from "../emulator";
+import { useEmulator } from "../support/emulator";
 import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 
 describe("sdk: the brokers' StatefulSet through the Kubernetes API server", function () {
     this.timeout(30_000);
-    let emulator: RunningEmulator;
+    const emulator = useEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
     let pods: BrokerPods;
     let client: BrokerStatefulSet;
 
-    before(async () => {
-        emulator = await startEmulator({ opMs: 10 });
-    });
-    after(() => emulator.close());
     beforeEach(async () => {
-        emulator.control.reset({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
-        pods = await startBrokerPods(emulator.control, { replicas: 3 });
+        pods = await startBrokerPods(emulator().control, { replicas: 3 });
         client = await BrokerStatefulSet.connect({
             namespace: BROKER_NAMESPACE,
             statefulSet: BROKER_STATEFUL_SET,
@@ -67,7 +62,7 @@ describe("sdk: the brokers' StatefulSet through the Kubernetes API server", func
             },
         );
         assert.strictEqual(started.ready, false);
-        assert.ok((emulator.control.state() as { running: number[] }).running.includes(3), "the pod's broker does not run");
+        assert.ok((emulator().control.state() as { running: number[] }).running.includes(3), "the pod's broker does not run");
         await client.scaleTo(3);
         const gone = await client.waitForPods(podSelector, (current) => (current.has(client.podName(3)) ? undefined : true), {
             timeoutMs: 10_000,
