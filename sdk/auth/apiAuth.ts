@@ -2,7 +2,17 @@
 // The seed leaves the auth of the management and gateway APIs open and deployments differ, so each
 // client takes one of these.
 
-import { HttpMethod, HttpRequest, HttpResponse, RetryPolicy, DecodeResult, decodeJsonBody, errorFromResponse, sendWithRetry } from "../http/request";
+import {
+    HttpMethod,
+    HttpRequest,
+    HttpResponse,
+    RetryNotice,
+    RetryPolicy,
+    DecodeResult,
+    decodeJsonBody,
+    errorFromResponse,
+    sendWithRetry,
+} from "../http/request";
 import type { ConnectionSettings } from "../http/transport";
 import { TokenProvider } from "./tokenClient";
 
@@ -17,8 +27,10 @@ export interface CallOptions {
     signal?: AbortSignal;
     /** Time limit of one attempt (default: the client's). */
     timeoutMs?: number;
-    /** Retries of GETs (false: none). Mutating requests are never retried. */
+    /** The retry policy (false: no retry). What may be retried is the call's own rule (see Replay). */
     retry?: Partial<RetryPolicy> | false;
+    /** Told before each retry (a line for the user: the API is rate limiting, say). */
+    onRetry?: (notice: RetryNotice) => void;
 }
 
 /** The request of one API call: the call's options over the client's time limit, with the client's connection. */
@@ -29,7 +41,7 @@ export function callRequest(
     clientTimeoutMs: number,
     connection: ConnectionSettings | undefined,
 ): HttpRequest {
-    return { method, url, timeoutMs: options.timeoutMs ?? clientTimeoutMs, signal: options.signal, retry: options.retry, connection };
+    return { method, url, timeoutMs: options.timeoutMs ?? clientTimeoutMs, signal: options.signal, retry: options.retry, onRetry: options.onRetry, connection };
 }
 
 export interface AuthorizedResponse {
@@ -38,7 +50,10 @@ export interface AuthorizedResponse {
     secrets: string[];
 }
 
-/** Sends a request with the auth applied. A GET answered 401 is sent once more with a renewed token. */
+/**
+ * Sends a request with the auth applied. A request that may be sent again (a GET, or a write with a replay rule) and
+ * is answered 401 is sent once more with a renewed token: the server did nothing with it.
+ */
 export async function sendWithAuth(req: HttpRequest, auth: ApiAuth | undefined): Promise<AuthorizedResponse> {
     const secrets = [...(req.redact ?? []), ...Object.values(req.connection?.headers ?? {})].filter((value): value is string => value !== undefined);
     if (auth === undefined) return { response: await sendWithRetry(req), secrets };
@@ -51,7 +66,8 @@ export async function sendWithAuth(req: HttpRequest, auth: ApiAuth | undefined):
     const token = await provider.getToken({ signal: req.signal });
     secrets.push(token);
     const response = await sendWithRetry(withBearer(req, token, secrets));
-    if (response.status !== 401 || req.method !== "GET" || provider.invalidate === undefined) return { response, secrets };
+    const resendable = req.method === "GET" || (req.replay ?? "never") !== "never";
+    if (response.status !== 401 || !resendable || provider.invalidate === undefined) return { response, secrets };
     await provider.invalidate(token);
     const renewed = await provider.getToken({ signal: req.signal });
     secrets.push(renewed);

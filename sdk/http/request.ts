@@ -1,6 +1,8 @@
 // HTTP over undici: one place for timeouts, JSON, typed errors and the retry rules.
 // Connections are kept alive per origin by undici's global dispatcher, or by the shared dispatcher of the
-// request's connection settings (proxies, TLS; see transport.ts). Only GETs are retried automatically.
+// request's connection settings (proxies, TLS; see transport.ts). What may be sent again is the request's `replay`:
+// a GET (and any write the caller declares idempotent) after any transient failure, a write that must not run twice
+// only after a 429 (the server refused it before doing anything), anything else never.
 
 import { undici } from "./undici";
 import {
@@ -37,6 +39,27 @@ export interface RetryPolicy {
     maxRetryAfterMs: number;
 }
 
+/**
+ * Which failures a request may be sent again after:
+ * - "safe": it does the same however often it arrives (a GET, a PUT, a DELETE, an upsert): transport failures,
+ *   timeouts, 429, 502, 503, 504;
+ * - "refused-only": it must not run twice (a POST that creates something): only a 429, which the server answers
+ *   before doing anything. After an unclear answer (a reset, a timeout, a 5xx) the caller reads before it sends again;
+ * - "never".
+ */
+export type Replay = "safe" | "refused-only" | "never";
+
+/** What a retry tells its caller before it waits: the attempt that failed, why, and the wait before the next. */
+export interface RetryNotice {
+    method: HttpMethod;
+    path: string;
+    /** The status that is retried (429, 503, …), or undefined for a transport failure or a timeout. */
+    status?: number;
+    /** The failed attempt, from 1. */
+    attempt: number;
+    delayMs: number;
+}
+
 export interface HttpRequest {
     method: HttpMethod;
     /** Absolute URL without query. */
@@ -50,8 +73,12 @@ export interface HttpRequest {
     /** Time limit of one attempt, headers and body included. */
     timeoutMs?: number;
     signal?: AbortSignal;
-    /** Retry settings for GETs (false: never retry). Requests with other methods are never retried. */
+    /** Retry settings (false: never retry). */
     retry?: Partial<RetryPolicy> | false;
+    /** Which failures may be retried (default: "safe" for a GET, "never" for any other method). */
+    replay?: Replay;
+    /** Called before each retry. */
+    onRetry?: (notice: RetryNotice) => void;
     /** Strings that must never appear in an error message (secrets, tokens). */
     redact?: readonly (string | undefined)[];
     /** Proxies and TLS settings (default: from the environment only). */
@@ -69,7 +96,7 @@ export type DecodeResult<T> = { ok: true; value: T } | { ok: false; problem: str
 
 export const DEFAULT_TIMEOUT_MS = TIME_LIMITS.requestMs;
 
-export const DEFAULT_GET_RETRY: RetryPolicy = {
+export const DEFAULT_RETRY: RetryPolicy = {
     maxAttempts: 4,
     baseDelayMs: 200,
     maxDelayMs: 5_000,
@@ -170,24 +197,36 @@ async function sendOnce(req: HttpRequest): Promise<HttpResponse> {
     }
 }
 
-/** Sends a request, retrying GETs on transport failures, timeouts, 429, 502, 503 and 504. */
+/** The replay rule of a request: its own, else "safe" for a GET and "never" for any other method. */
+export function replayOf(req: HttpRequest): Replay {
+    if (req.retry === false) return "never";
+    return req.replay ?? (req.method === "GET" ? "safe" : "never");
+}
+
+/** Sends a request, and sends it again after the failures its replay rule allows (see Replay), within the retry policy. */
 export async function sendWithRetry(req: HttpRequest): Promise<HttpResponse> {
-    if (req.method !== "GET" || req.retry === false) return send(req);
-    const policy: RetryPolicy = { ...DEFAULT_GET_RETRY, ...(req.retry ?? {}) };
+    const replay = replayOf(req);
+    if (replay === "never") return send(req);
+    const retryable = replay === "safe" ? RETRYABLE_STATUSES : [429];
+    const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(req.retry || {}) };
     for (let attempt = 1; ; attempt++) {
         const last = attempt >= policy.maxAttempts;
         let delayMs = backoffDelay(policy, attempt);
+        let status: number | undefined;
         try {
             const res = await send(req, attempt);
-            if (!RETRYABLE_STATUSES.includes(res.status) || last) return res;
+            if (!retryable.includes(res.status) || last) return res;
+            status = res.status;
             const retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
             if (retryAfterMs !== undefined) {
                 if (retryAfterMs > policy.maxRetryAfterMs) return res;
-                delayMs = Math.max(delayMs, retryAfterMs);
+                // Jitter above the server's wait, so that clients refused together do not come back together.
+                delayMs = Math.max(delayMs, Math.round(retryAfterMs * (1 + Math.random() * 0.2)));
             }
         } catch (error) {
-            if (last || !isTransientError(error)) throw error;
+            if (last || replay !== "safe" || !isTransientError(error)) throw error;
         }
+        req.onRetry?.({ method: req.method, path: new URL(req.url).pathname, status, attempt, delayMs });
         await sleep(delayMs, req.signal);
     }
 }
