@@ -2,12 +2,30 @@
 // topology and the brokers' StatefulSet in Kubernetes. It knows nothing of Pulumi and can be used by any script.
 
 export { AdminApiClient } from "./adminApiClient";
-export type { AdminApiClientOptions } from "./adminApiClient";
+export type { AdminApiClientOptions, Removal } from "./adminApiClient";
+export { ASSIGNABLE_ROLES, CLUSTER_CLIENT_PERMISSIONS, CLUSTER_STAGES } from "./adminSchemas";
+export type {
+    AssignableRole,
+    Cluster,
+    ClusterApiClient,
+    ClusterApiClientDetails,
+    ClusterClientPermission,
+    ClusterComponentStatus,
+    ClusterParameters,
+    ClusterStage,
+    CreatedClusterApiClient,
+    GenerationUpgrade,
+    IpAllowlistEntry,
+    Member,
+    NamedRef,
+    OrganizationRole,
+} from "./adminSchemas";
 /** @deprecated Renamed AdminApiClient: `AdminClient` is the Pulumi resource. */
 export { AdminApiClient as AdminClient } from "./adminApiClient";
 /** @deprecated Renamed AdminApiClientOptions. */
 export type { AdminApiClientOptions as AdminClientOptions } from "./adminApiClient";
 export type { ApiAuth, CallOptions } from "./auth/apiAuth";
+export type { Replay, RetryNotice } from "./http/request";
 export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./cluster/changeWaiter";
 export { TIME_LIMITS } from "./timeLimits";
 export type { ChangeOutcome, WaitForChangeOptions } from "./cluster/changeWaiter";
@@ -53,7 +71,6 @@ export type {
     CompletedOperation,
     Exporter,
     GatewayTopology,
-    Member,
     Operation,
     PartitionHealth,
     PartitionRole,

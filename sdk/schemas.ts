@@ -28,7 +28,7 @@ export const KNOWN_OPERATIONS = [
 ] as const;
 
 /** `string & {}` keeps a union open without collapsing it into `string` for editors. */
-type Open = string & {};
+export type Open = string & {};
 
 /** A partition replica's Raft role as the gateway reports it (8.9: leader, follower, inactive), open to new ones. */
 export type PartitionRole = "leader" | "follower" | "inactive" | Open;
@@ -140,12 +140,12 @@ function id() {
 // add half again to the cost of decoding a dry run of thousands of operations.
 
 /** A list; absent and null read as empty. */
-function listOf<T extends z.ZodType>(item: T) {
+export function listOf<T extends z.ZodType>(item: T) {
     return z.union([z.array(item), z.null().transform((): z.output<T>[] => [])]).default(() => []);
 }
 
 /** An optional field; null reads as absent. */
-function optionalOf<T extends z.ZodType>(schema: T) {
+export function optionalOf<T extends z.ZodType>(schema: T) {
     return z.union([schema, z.null().transform(() => undefined)]).optional();
 }
 
@@ -173,21 +173,6 @@ export const tokenResponseSchema = z.object({
     token_type: optionalOf(z.string()),
     "not-before-policy": optionalOf(z.number()),
 });
-
-// ---------------------------------------------------------------------------------------------------
-// Administration API
-
-export const memberSchema = z.object({
-    name: z.string(),
-    email: z.string(),
-    roles: listOf(z.string()),
-    invitePending: z
-        .boolean()
-        .nullish()
-        .transform((value) => value ?? false),
-});
-
-export const memberListSchema = z.array(memberSchema);
 
 // ---------------------------------------------------------------------------------------------------
 // Cluster management API
@@ -267,7 +252,7 @@ export const changePlanSchema = z.object({
 // Gateway topology
 
 /** Any text, typed as the open union of the values known today. */
-function openText<T extends string>() {
+export function openText<T extends string>() {
     return z.string() as unknown as z.ZodType<T>;
 }
 
@@ -311,7 +296,6 @@ export const gatewayTopologySchema = z.object({
 // Types
 
 export type TokenResponse = z.output<typeof tokenResponseSchema>;
-export type Member = z.output<typeof memberSchema>;
 export type Exporter = z.output<typeof exporterSchema>;
 export type PartitionState = z.output<typeof partitionStateSchema>;
 export type BrokerState = z.output<typeof brokerStateSchema>;

@@ -7,6 +7,7 @@ import { inspect } from "node:util";
 import { AdminApiClient } from "../../sdk/adminApiClient";
 import { AuthError } from "../../sdk/errors";
 import { clearTokenCache } from "../../sdk/auth/tokenClient";
+import { forgetSharedList } from "../../sdk/sharedList";
 import { DEMO, rejection, requestsTo, useEmulator, useTempDir } from "./support";
 
 describe("sdk admin client", () => {
@@ -85,5 +86,84 @@ describe("sdk admin client", () => {
             requestsTo(emulator(), "admin").map((entry) => entry.status),
             [502, 200],
         );
+    });
+
+    it("members: the upsert and the removal encode the email in the path; a removal of someone not there is absent", async () => {
+        const client = admin();
+        const email = "ops+on-call#1@example.com";
+        await client.upsertMember(email, ["developer"]);
+        assert.ok(
+            emulator()
+                .control.members()
+                .some((member) => member.email === email && member.invitePending),
+        );
+        assert.equal(await client.removeMember(email), "removed");
+        assert.equal(await client.removeMember(email), "absent");
+        assert.deepEqual(
+            requestsTo(emulator(), "admin").map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+            [
+                `POST /members/${encodeURIComponent(email)} 204`,
+                `DELETE /members/${encodeURIComponent(email)} 204`,
+                `DELETE /members/${encodeURIComponent(email)} 404`,
+            ],
+        );
+    });
+
+    it("replay rules: a 429 is retried for any write, after Retry-After and with a notice; a 503 or a reset only for an idempotent one", async () => {
+        const notices: string[] = [];
+        const onRetry = (notice: { method: string; path: string; status?: number; delayMs: number }) =>
+            notices.push(`${notice.method} ${notice.path} ${notice.status ?? "failed"} ${notice.delayMs >= 1000 ? "≥1s" : "<1s"}`);
+        emulator().control.addFault({ interface: "admin", method: "POST", count: 1, status: 429, retryAfter: "1" });
+        await admin().upsertMember("grace@example.com", ["admin"], { onRetry });
+        emulator().control.addFault({ interface: "admin", method: "DELETE", count: 1, reset: true });
+        await admin().removeMember("grace@example.com", { onRetry, retry: { baseDelayMs: 5 } });
+        assert.deepEqual(notices, ["POST /members/grace%40example.com 429 ≥1s", "DELETE /members/grace%40example.com failed <1s"]);
+        assert.deepEqual(
+            requestsTo(emulator(), "admin").map((entry) => `${entry.method} ${entry.status}`),
+            ["POST 429", "POST 204", "DELETE 0", "DELETE 204"],
+        );
+    });
+
+    it("a shared list is read once by concurrent callers, kept, and patched by the callers' own writes", async () => {
+        forgetSharedList();
+        const shared = () =>
+            new AdminApiClient({
+                baseUrl: emulator().baseUrl,
+                shareListsAs: "demo",
+                token: { ...DEMO, authUrl: emulator().authUrl, cacheDir: tempDir(), env: {} },
+            });
+        const lists = await Promise.all(Array.from({ length: 10 }, () => shared().listMembers()));
+        assert.ok(lists.every((list) => list.length === 3));
+        await shared().upsertMember("katherine@example.com", ["analyst"]);
+        await shared().upsertMember("grace@example.com", ["visitor"]);
+        await shared().removeMember("alan@example.com");
+        const after = await shared().listMembers();
+        assert.deepEqual(
+            after.map((member) => `${member.email} ${member.roles.join("+")} ${member.invitePending}`),
+            ["ada@example.com owner false", "grace@example.com visitor false", "katherine@example.com analyst true"],
+        );
+        assert.deepEqual(after, emulator().control.members());
+        assert.equal(requestsTo(emulator(), "admin", "GET").length, 1);
+        // Another identity reads its own list.
+        await new AdminApiClient({
+            baseUrl: emulator().baseUrl,
+            shareListsAs: "other",
+            token: { ...DEMO, authUrl: emulator().authUrl, cacheDir: tempDir(), env: {} },
+        }).listMembers();
+        assert.equal(requestsTo(emulator(), "admin", "GET").length, 2);
+        forgetSharedList();
+    });
+
+    it("a shared list whose read failed is not kept", async () => {
+        forgetSharedList();
+        const shared = new AdminApiClient({
+            baseUrl: emulator().baseUrl,
+            shareListsAs: "demo",
+            token: { ...DEMO, authUrl: emulator().authUrl, cacheDir: tempDir(), env: {} },
+        });
+        emulator().control.addFault({ interface: "admin", count: 1, status: 500 });
+        await rejection(shared.listMembers());
+        assert.equal((await shared.listMembers()).length, 3);
+        forgetSharedList();
     });
 });

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { clusterStateSchema, decoder, gatewayTopologySchema, memberListSchema, parseTimestamp, changePlanSchema, tokenResponseSchema } from "../../sdk/schemas";
+import { clusterStateSchema, decoder, gatewayTopologySchema, parseTimestamp, changePlanSchema, tokenResponseSchema } from "../../sdk/schemas";
+import { memberListSchema } from "../../sdk/adminSchemas";
 
 function fixture(name: string): unknown {
     return JSON.parse(readFileSync(join(__dirname, "fixtures", name), "utf8"));
