@@ -24,6 +24,15 @@ export interface ResetBody {
     clients?: ClientCredentials[];
     members?: Member[];
     patchSupported?: boolean;
+    seats?: number | null;
+    clusterCreateMs?: number;
+    clusterCreateOutcome?: string;
+    clusterUpdateMs?: number;
+    clusterDeleteMs?: number;
+    secretDeleteLagMs?: number;
+    clientLimit?: number;
+    secretLimit?: number;
+    ipAllowlistFeature?: boolean;
 }
 
 export type SettingsBody = Omit<ResetBody, "brokers" | "partitions" | "replicationFactor" | "running">;
@@ -33,6 +42,8 @@ export interface EmulatorControl {
     reset(body?: ResetBody): void;
     requests(): RequestLogEntry[];
     clearRequests(): void;
+    /** The organization's members and pending invitations, as the administration API lists them. */
+    members(): Member[];
     stopBroker(id: number): void;
     startBroker(id: number): void;
     /** The broker's replicas in the configuration, each installed (ACTIVE) or not; undefined when it is no member. */
@@ -102,6 +113,8 @@ async function route(control: EmulatorControl, call: Call): Promise<Reply> {
             return jsonReply(200, control.state());
         case "GET /requests":
             return jsonReply(200, control.requests());
+        case "GET /members":
+            return jsonReply(200, control.members());
         case "DELETE /requests":
             control.clearRequests();
             return jsonReply(200, { cleared: true });

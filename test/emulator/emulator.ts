@@ -3,7 +3,8 @@
 // Requests to the platform interfaces pass through fault injection and the request log.
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { createAdminApi } from "./adminApi";
+import { createAdminApi } from "./admin/adminApi";
+import { Organization } from "./admin/organization";
 import { Cluster } from "./cluster";
 import { InitialLayout } from "./clusterState";
 import { EmulatorControl, OutageInterface, ResetBody, SettingsBody, createControlApi } from "./controlApi";
@@ -15,7 +16,17 @@ import { brokersJson, topologyJson } from "./managementJson";
 import { DEFAULT_BASE_PATH, createManagementApi } from "./managementApi";
 import { TokenRateLimiter } from "./rateLimiter";
 import { RequestLog, RequestLogEntry, queryObject } from "./requestLog";
-import { ControlError, DEFAULT_LAYOUT, DEFAULT_SETTINGS, Settings, parseResetRequest, parseSettingsPatch, publicSettings, validateLayout } from "./settings";
+import {
+    ControlError,
+    DEFAULT_LAYOUT,
+    DEFAULT_SETTINGS,
+    Member,
+    Settings,
+    parseResetRequest,
+    parseSettingsPatch,
+    publicSettings,
+    validateLayout,
+} from "./settings";
 import { TOKEN_PATH, createTokenIssuer } from "./tokenIssuer";
 
 export interface EmulatorOptions extends ResetBody {
@@ -57,6 +68,8 @@ export class PlatformEmulator implements EmulatorControl {
     private readonly signer = new JwtSigner();
     private readonly limiter = new TokenRateLimiter(() => this.settingsNow.rateLimitBlockSeconds);
     private readonly listeners: Record<FaultableInterface | "control", InterfaceListener>;
+    /** The organization behind the administration API: its members and hosted clusters. */
+    readonly organization: Organization;
 
     private constructor(options: EmulatorOptions) {
         const { port: _port, managementBasePath, ...resetBody } = options;
@@ -69,11 +82,31 @@ export class PlatformEmulator implements EmulatorControl {
 
         const settings = (): Settings => this.settingsNow;
         const issuer = (): string => this.urls().authUrl;
+        this.organization = new Organization(
+            () => this.settingsNow,
+            () => {
+                const { clusterCreateMs, clusterCreateOutcome, clusterUpdateMs, clusterDeleteMs, secretDeleteLagMs } = this.settingsNow;
+                return {
+                    createMs: clusterCreateMs,
+                    createOutcome: clusterCreateOutcome,
+                    updateMs: clusterUpdateMs,
+                    deleteMs: clusterDeleteMs,
+                    secretDeleteLagMs,
+                };
+            },
+        );
+        this.organization.setMembers(this.settingsNow.members);
+        const admin = createAdminApi({
+            organization: this.organization,
+            signer: this.signer,
+            issuer,
+            ipAllowlistFeature: () => this.settingsNow.ipAllowlistFeature,
+        });
         const basePath = managementBasePath ?? DEFAULT_BASE_PATH;
         if (!/^(\/[^/?#]+)+$/.test(basePath)) throw new ControlError("managementBasePath must look like /a/b");
         this.listeners = {
             auth: new InterfaceListener("auth", this.platform("auth", createTokenIssuer({ settings, signer: this.signer, limiter: this.limiter, issuer }))),
-            admin: new InterfaceListener("admin", this.platform("admin", createAdminApi({ settings, signer: this.signer, issuer }))),
+            admin: new InterfaceListener("admin", this.platform("admin", admin)),
             management: new InterfaceListener("management", this.platform("management", createManagementApi({ cluster: this.cluster, settings, basePath }))),
             gateway: new InterfaceListener("gateway", this.platform("gateway", createGatewayApi(this.cluster, settings))),
             control: new InterfaceListener("control", createControlApi(this)),
@@ -119,6 +152,8 @@ export class PlatformEmulator implements EmulatorControl {
         validateLayout(layout);
         this.settingsNow = { ...this.startupSettings, ...request.settings };
         this.cluster.reset(layout, request.running ?? brokerRange(layout.brokers));
+        this.organization.clear();
+        this.organization.setMembers(this.settingsNow.members);
         this.log.clear();
         this.faults.clear();
         this.limiter.clear();
@@ -126,6 +161,10 @@ export class PlatformEmulator implements EmulatorControl {
 
     requests(): RequestLogEntry[] {
         return this.log.list();
+    }
+
+    members(): Member[] {
+        return this.organization.listMembers();
     }
 
     clearRequests(): void {
@@ -168,7 +207,9 @@ export class PlatformEmulator implements EmulatorControl {
     }
 
     updateSettings(settings: SettingsBody): object {
-        this.settingsNow = { ...this.settingsNow, ...parseSettingsPatch(settings) };
+        const patch = parseSettingsPatch(settings);
+        this.settingsNow = { ...this.settingsNow, ...patch };
+        if (patch.members !== undefined) this.organization.setMembers(patch.members);
         return this.settings();
     }
 
@@ -240,15 +281,22 @@ export class PlatformEmulator implements EmulatorControl {
             query: queryObject(call.query),
             status,
         };
-        // Only management bodies are recorded: token requests carry secrets.
-        if (iface === "management" && call.method !== "GET" && call.method !== "HEAD" && call.body.length > 0) {
+        // Management and administration bodies are recorded, never a token request's (it carries the client secret);
+        // a connector secret's value is masked.
+        if ((iface === "management" || iface === "admin") && call.method !== "GET" && call.method !== "HEAD" && call.body.length > 0) {
             const text = call.body.toString("utf8");
             try {
-                entry.body = JSON.parse(text) as unknown;
+                entry.body = maskSecretValues(JSON.parse(text) as unknown);
             } catch {
-                entry.body = text;
+                entry.body = iface === "admin" ? "(not JSON)" : text;
             }
         }
         return entry;
     }
+}
+
+/** The body with the value of every field named like a secret (secretValue, clientSecret) masked. */
+function maskSecretValues(body: unknown): unknown {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+    return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, /secret(Value)?$|password/i.test(key) ? "***" : value]));
 }

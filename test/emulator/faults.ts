@@ -28,9 +28,24 @@ export interface FaultSpec {
     body?: string;
     /** Content-Type of `body` (default application/json). */
     contentType?: string;
+    /** The Retry-After header of an injected 429 or 503: seconds or an HTTP date (default "1"). */
+    retryAfter?: string;
 }
 
-const FAULT_KEYS = ["interface", "method", "pathPrefix", "query", "count", "status", "reset", "delayMs", "afterProcessing", "body", "contentType"];
+const FAULT_KEYS = [
+    "interface",
+    "method",
+    "pathPrefix",
+    "query",
+    "count",
+    "status",
+    "reset",
+    "delayMs",
+    "afterProcessing",
+    "body",
+    "contentType",
+    "retryAfter",
+];
 
 export function parseFault(body: unknown): FaultSpec {
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw new ControlError("fault must be a JSON object");
@@ -63,6 +78,8 @@ export function parseFault(body: unknown): FaultSpec {
         throw new ControlError("a body needs a status, or afterProcessing to keep the real one");
     }
     if (raw.body !== undefined && raw.reset === true) throw new ControlError("a fault cannot both answer a body and reset");
+    if (raw.retryAfter !== undefined && (typeof raw.retryAfter !== "string" || raw.retryAfter.trim() === ""))
+        throw new ControlError("retryAfter must be a non-empty string");
     if (raw.status === undefined && raw.reset !== true && raw.delayMs === undefined && raw.body === undefined) {
         throw new ControlError("a fault needs status, reset, delayMs or body");
     }
@@ -78,6 +95,7 @@ export function parseFault(body: unknown): FaultSpec {
         afterProcessing: raw.afterProcessing === true,
         ...(query !== undefined && { query }),
         ...(raw.body !== undefined && { body: raw.body as string, contentType: (raw.contentType as string | undefined) ?? "application/json" }),
+        ...(raw.retryAfter !== undefined && { retryAfter: raw.retryAfter as string }),
     };
 }
 
@@ -139,15 +157,15 @@ export function injectedReply(iface: FaultableInterface, fault: FaultSpec, real?
         const status = fault.status ?? real?.status ?? 200;
         return { status, headers: { "content-type": fault.contentType ?? "application/json" }, body: fault.body };
     }
-    return fault.status === undefined ? undefined : faultReply(iface, fault.status);
+    return fault.status === undefined ? undefined : faultReply(iface, fault.status, fault.retryAfter);
 }
 
 /** A plausible body for an injected status on the given interface. */
-export function faultReply(iface: FaultableInterface, status: number): Reply {
+export function faultReply(iface: FaultableInterface, status: number, retryAfter = "1"): Reply {
     const reason = STATUS_CODES[status] ?? "Error";
     if (iface === "auth") {
         const error = status === 429 ? "too_many_requests" : status >= 500 ? "temporarily_unavailable" : "invalid_request";
-        return jsonReply(status, { error, error_description: reason }, status === 429 ? { "retry-after": "1" } : {});
+        return jsonReply(status, { error, error_description: reason }, status === 429 ? { "retry-after": retryAfter } : {});
     }
-    return jsonReply(status, { message: reason }, status === 429 || status === 503 ? { "retry-after": "1" } : {});
+    return jsonReply(status, { message: reason }, status === 429 || status === 503 ? { "retry-after": retryAfter } : {});
 }

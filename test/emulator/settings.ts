@@ -37,6 +37,20 @@ export interface Settings {
     patchSupported: boolean;
     /** The brokers' partition-scaling feature switch. */
     partitionScaling: boolean;
+    /** The administration API: members and pending invitations the organization has room for; null: no limit. */
+    seats: number | null;
+    /** How long a new hosted cluster reports Creating, and what it reports then (Healthy, or a failure to try). */
+    clusterCreateMs: number;
+    clusterCreateOutcome: string;
+    /** How long an upgraded cluster reports Updating, and how long a deleted one is still found. */
+    clusterUpdateMs: number;
+    clusterDeleteMs: number;
+    /** How long a deleted connector secret is still listed (the API is eventually consistent). */
+    secretDeleteLagMs: number;
+    clientLimit: number;
+    secretLimit: number;
+    /** Whether the organization has the IP allowlist feature (clusters show `ipallowlist` only then). */
+    ipAllowlistFeature: boolean;
 }
 
 export const DEMO_CLIENT: ClientCredentials = { clientId: "demo-client", clientSecret: "demo-secret", audience: "127.0.0.1" };
@@ -56,6 +70,15 @@ export const DEFAULT_SETTINGS: Settings = {
     members: DEFAULT_MEMBERS,
     patchSupported: true,
     partitionScaling: false,
+    seats: null,
+    clusterCreateMs: 1_000,
+    clusterCreateOutcome: "Healthy",
+    clusterUpdateMs: 500,
+    clusterDeleteMs: 300,
+    secretDeleteLagMs: 300,
+    clientLimit: 50,
+    secretLimit: 100,
+    ipAllowlistFeature: true,
 };
 
 export const DEFAULT_LAYOUT: InitialLayout = { brokers: 3, partitions: 3, replicationFactor: 3 };
@@ -121,7 +144,24 @@ function members(value: unknown): Member[] {
     });
 }
 
-const SETTING_KEYS = ["release", "opMs", "tokenLifetimeSeconds", "rateLimitBlockSeconds", "clients", "members", "patchSupported", "partitionScaling"];
+const ADMIN_DURATION_KEYS = ["clusterCreateMs", "clusterUpdateMs", "clusterDeleteMs", "secretDeleteLagMs"] as const;
+const ADMIN_LIMIT_KEYS = ["clientLimit", "secretLimit"] as const;
+const CLUSTER_OUTCOMES = ["Healthy", "Unhealthy", "WaitingForInput", "Suspended", "Maintenance"];
+const SETTING_KEYS = [
+    "release",
+    "opMs",
+    "tokenLifetimeSeconds",
+    "rateLimitBlockSeconds",
+    "clients",
+    "members",
+    "patchSupported",
+    "partitionScaling",
+    "seats",
+    "clusterCreateOutcome",
+    "ipAllowlistFeature",
+    ...ADMIN_DURATION_KEYS,
+    ...ADMIN_LIMIT_KEYS,
+];
 const LAYOUT_KEYS = ["brokers", "partitions", "replicationFactor", "running"];
 
 function rejectUnknownKeys(body: Json, allowed: string[]): void {
@@ -148,6 +188,27 @@ function settingsFrom(body: Json): Partial<Settings> {
     if (patchSupported !== undefined) patch.patchSupported = patchSupported;
     const partitionScaling = boolean(body, "partitionScaling");
     if (partitionScaling !== undefined) patch.partitionScaling = partitionScaling;
+    if (body.seats !== undefined) {
+        if (body.seats !== null && (!Number.isInteger(body.seats) || (body.seats as number) < 0))
+            throw new ControlError("seats must be a non-negative integer or null");
+        patch.seats = body.seats as number | null;
+    }
+    for (const key of ADMIN_DURATION_KEYS) {
+        const value = nonNegativeNumber(body, key);
+        if (value !== undefined) patch[key] = value;
+    }
+    for (const key of ADMIN_LIMIT_KEYS) {
+        const value = nonNegativeNumber(body, key);
+        if (value !== undefined && !Number.isInteger(value)) throw new ControlError(`${key} must be an integer`);
+        if (value !== undefined) patch[key] = value;
+    }
+    if (body.clusterCreateOutcome !== undefined) {
+        if (!CLUSTER_OUTCOMES.includes(body.clusterCreateOutcome as string))
+            throw new ControlError(`clusterCreateOutcome must be one of ${CLUSTER_OUTCOMES.join(", ")}`);
+        patch.clusterCreateOutcome = body.clusterCreateOutcome as string;
+    }
+    const ipAllowlistFeature = boolean(body, "ipAllowlistFeature");
+    if (ipAllowlistFeature !== undefined) patch.ipAllowlistFeature = ipAllowlistFeature;
     return patch;
 }
 
