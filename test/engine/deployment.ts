@@ -39,6 +39,8 @@ export interface Registration {
     dependencies: string[];
     /** The deleteBeforeReplace resource option, when the program set it. */
     deleteBeforeReplace?: boolean;
+    /** The import resource option: the id of an existing resource to adopt into the stack. */
+    importId?: string;
     additionalSecretOutputs: string[];
 }
 
@@ -143,6 +145,7 @@ export class Deployment {
         }
         this.registerDefaultProvider();
         const host = await this.host.get();
+        if (registration.importId !== undefined && old?.id !== registration.importId) await this.importStep(registration, registration.importId);
         const checked = await this.check(registration, old?.inputs ?? {});
         if (!old) return { kind: "create", inputs: checked };
         if (!old.id) throw new Error(`${urn} is in the state without an id`);
@@ -160,6 +163,20 @@ export class Deployment {
         }
         if (old.initErrors?.length) return { kind: "update", inputs: checked, old };
         return { kind: "same", inputs: checked, old };
+    }
+
+    /**
+     * The import option, as ImportStep.Apply does it (pkg/resource/deploy/step.go), in preview and up alike: the provider
+     * reads the resource by the given id with no properties at all. The dynamic-provider host then has no `__provider`
+     * to load the provider from, so the read fails ("code must be a string, not undefined", pulumi/pulumi#3550, #16175),
+     * and with it the step: a dynamic resource cannot be imported. A resource already in the state with that id keeps
+     * its state (the option is ignored), as the engine does.
+     */
+    private async importStep(registration: Registration, id: string): Promise<never> {
+        const host = await this.host.get();
+        const read = await host.read(registration.urn, id, {}, {});
+        // Only a provider that finds its code without the serialized text could get here; no dynamic provider does.
+        throw new Error(`import of ${id} read ${Object.keys(read.properties).length} properties, but this engine does not adopt imported resources`);
     }
 
     /**

@@ -40,7 +40,7 @@ export interface InProcessHostOptions {
 
 export class InProcessHost implements ProviderPlugin {
     private config: Record<string, unknown> = {};
-    private readonly providers = new Map<string, Promise<Provider>>();
+    private readonly providers = new Map<string | undefined, Promise<Provider>>();
     private loaded = false;
 
     private constructor(private readonly options: InProcessHostOptions) {}
@@ -119,9 +119,12 @@ export class InProcessHost implements ProviderPlugin {
 
     async stop(): Promise<void> {}
 
-    /** The serialized provider of these properties, loaded and configured once per text, as the host caches it. */
+    /**
+     * The serialized provider of these properties, loaded and configured once per text, as the host caches it. Without a
+     * text (an import's read) the host's require-from-string fails, and so does this.
+     */
     private provider(props: Record<string, unknown>): Promise<Provider> {
-        const text = String(props[PROVIDER_KEY]);
+        const text = props[PROVIDER_KEY] as string;
         let provider = this.providers.get(text);
         if (provider === undefined) {
             provider = this.load(text);

@@ -151,6 +151,7 @@ function toRegistration(pulumi: Pulumi, stack: string, project: string, request:
         inputs: toPropertyMap(pulumi, inputs),
         dependencies: request.getDependenciesList(),
         ...(request.getDeletebeforereplacedefined() ? { deleteBeforeReplace: request.getDeletebeforereplace() } : {}),
+        ...(request.getImportid() ? { importId: request.getImportid() } : {}),
         additionalSecretOutputs: request.getAdditionalsecretoutputsList(),
     };
 }
@@ -164,7 +165,6 @@ function unsupportedOptions(request: RegisterResourceRequest): string[] {
     if (request.getRetainondelete()) found.push("retainOnDelete");
     if (request.getDeletedwith()) found.push("deletedWith");
     if (request.getAliasesList().length > 0) found.push("aliases");
-    if (request.getImportid()) found.push("import");
     return found;
 }
 

@@ -134,4 +134,25 @@ describe("engine: Pulumi's semantics for dynamic providers", function () {
             assert.deepStrictEqual(destroy.result.state.resources, {});
         });
     });
+
+    describe("the import option fails for a dynamic resource (ImportStep.Apply, pkg/resource/deploy/step.go; pulumi/pulumi#3550, #16175)", function () {
+        // The engine reads the resource to import by its id with no properties, so the dynamic-provider host has no
+        // serialized provider to load, and the read fails before the provider is reached: in preview and in up alike.
+        for (const engine of ["process", "in-process"] as const) {
+            const program = new ItemsProgram(engine);
+            before(() => program.start());
+            after(() => program.stop());
+
+            it(`${engine === "process" ? "the host in its own process" : "in-process"}: preview fails at the read, the provider is never called, the state is unchanged`, async () => {
+                const preview = await program.run("preview", [{ name: "adopted", size: 1, importId: "item-7" }]);
+                failed(preview);
+                assert.match(preview.result.stderr, /pulumi-nodejs:dynamic\/fixture:Item adopted: Read failed: code must be a string, not undefined/);
+                assert.deepStrictEqual(preview.calls, []);
+                const up = await program.run("up", [{ name: "adopted", size: 1, importId: "item-7" }]);
+                failed(up);
+                assert.match(up.result.stderr, /Read failed: code must be a string, not undefined/);
+                assert.deepStrictEqual(Object.keys(up.result.state.resources), []);
+            });
+        }
+    });
 });
