@@ -13,7 +13,10 @@ export type {
 } from "./provider/clusterScale/types";
 export { AdminClient } from "./provider/adminClient/resource";
 export type { AdminClientArgs } from "./provider/adminClient/resource";
-export type { OrganizationMember } from "./provider/adminClient/types";
+export type { OrganizationMemberInfo } from "./provider/adminClient/types";
+export { OrganizationMember } from "./provider/organizationMember/resource";
+export type { OrganizationMemberArgs } from "./provider/organizationMember/resource";
+export type { AdminCredentialsArgs } from "./provider/shared/adminCredentialsArgs";
 export { getMembers, getMembersOutput } from "./provider/adminClient/getMembers";
 export type { GetMembersArgs, GetMembersOutputArgs } from "./provider/adminClient/getMembers";
 // The typed clients the resources are built on, for scripts: `import { sdk } from "pulumi-platform"`.

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { clientSecretFor, clientSecretProblem, describeFailures, resolveAdminSettings } from "./inputs";
-import type { OrganizationMember } from "./types";
+import type { OrganizationMemberInfo } from "./types";
 import { CONFIG_NAMESPACE, readCredentialConfig } from "../shared/credentials";
 import { listOrganizationMembers } from "./memberListing";
 import type { TlsInput } from "../shared/tlsInput";
@@ -23,7 +23,7 @@ export type GetMembersOutputArgs = { [K in keyof GetMembersArgs]?: pulumi.Input<
  * The organization's members as an Output, from arguments that may be Outputs: a secret stays a secret (and makes
  * the result secret), so one stack config secret serves both this and AdminClient.
  */
-export function getMembersOutput(args: GetMembersOutputArgs = {}): pulumi.Output<OrganizationMember[]> {
+export function getMembersOutput(args: GetMembersOutputArgs = {}): pulumi.Output<OrganizationMemberInfo[]> {
     return pulumi.output(args).apply((plain) => getMembers(plain as GetMembersArgs));
 }
 
@@ -32,7 +32,7 @@ export function getMembersOutput(args: GetMembersOutputArgs = {}): pulumi.Output
  * `pulumi.output(getMembers())`. It runs in the program, also during preview, and shares the token disk
  * cache with AdminClient.
  */
-export async function getMembers(args: GetMembersArgs = {}): Promise<OrganizationMember[]> {
+export async function getMembers(args: GetMembersArgs = {}): Promise<OrganizationMemberInfo[]> {
     const platformConfig = new pulumi.Config(CONFIG_NAMESPACE);
     const config = readCredentialConfig((name) => platformConfig.get(name));
     const { settings, failures } = resolveAdminSettings(args, config, process.env);

@@ -24,15 +24,19 @@ export interface ResolvedAdminSettings {
     failures: SettingFailure[];
 }
 
-/** Resolves and validates clientId, oauthUrl, audience and baseUrl. Never sends a request. */
-export function resolveAdminSettings(given: GivenAdminSettings, config: StackCredentialConfig, env: Environment): ResolvedAdminSettings {
+/**
+ * Resolves and validates clientId, oauthUrl, audience and baseUrl. Never sends a request. `inputPrefix` names the
+ * object input that holds them (`credentials.`), so that a failure names the field as the program spells it.
+ */
+export function resolveAdminSettings(given: GivenAdminSettings, config: StackCredentialConfig, env: Environment, inputPrefix = ""): ResolvedAdminSettings {
     const failures: SettingFailure[] = [];
+    const schemas = settingSchemas(inputPrefix);
     const setting = (name: keyof AdminSettings, fallback?: () => string | undefined): string => {
         const raw = given[name] !== undefined ? given[name] : (settingFromConfigOrEnv(name, config, env) ?? fallback?.());
         if (raw === UNKNOWN) return UNKNOWN;
-        const result = SETTING_SCHEMAS[name].safeParse(raw);
+        const result = schemas[name].safeParse(raw);
         if (result.success) return result.data;
-        failures.push({ property: name, reason: result.error.issues[0].message });
+        failures.push({ property: `${inputPrefix}${name}`, reason: result.error.issues[0].message });
         return "";
     };
     const clientId = setting("clientId");
@@ -46,9 +50,9 @@ export function resolveAdminSettings(given: GivenAdminSettings, config: StackCre
 }
 
 /** Checks that some client secret is available; the secret itself is never returned from here. */
-export function clientSecretProblem(given: unknown, config: StackCredentialConfig, env: Environment): SettingFailure | undefined {
-    const result = settingSchema("clientSecret").safeParse(given !== undefined ? given : settingFromConfigOrEnv("clientSecret", config, env));
-    return result.success ? undefined : { property: "clientSecret", reason: result.error.issues[0].message };
+export function clientSecretProblem(given: unknown, config: StackCredentialConfig, env: Environment, inputPrefix = ""): SettingFailure | undefined {
+    const result = settingSchema("clientSecret", inputPrefix).safeParse(given !== undefined ? given : settingFromConfigOrEnv("clientSecret", config, env));
+    return result.success ? undefined : { property: `${inputPrefix}clientSecret`, reason: result.error.issues[0].message };
 }
 
 /** The client secret to use now: the given one, else stack config, else the environment. */
@@ -63,22 +67,24 @@ export function describeFailures(failures: SettingFailure[]): string {
 }
 
 /** A setting: required, a string, not blank; trimmed. */
-function settingSchema(name: CredentialSettingName) {
-    const defaulted = name === "audience" ? " (by default the host name of baseUrl)" : "";
+function settingSchema(name: CredentialSettingName, inputPrefix: string) {
+    const field = `${inputPrefix}${name}`;
+    const defaulted = name === "audience" ? ` (by default the host name of ${inputPrefix}baseUrl)` : "";
     return z
         .string({
-            error: (issue) => (issue.input === undefined ? `${name} is required: set ${describeSources(name)}${defaulted}` : `${name} must be a string`),
+            error: (issue) =>
+                issue.input === undefined ? `${field} is required: set ${describeSources(name, field)}${defaulted}` : `${field} must be a string`,
         })
         .trim()
-        .min(1, `${name} must not be empty`);
+        .min(1, `${field} must not be empty`);
 }
 
 /** A URL setting: also absolute, http or https, without credentials. */
-function urlSettingSchema(name: CredentialSettingName) {
-    return settingSchema(name).check(
+function urlSettingSchema(name: CredentialSettingName, inputPrefix: string) {
+    return settingSchema(name, inputPrefix).check(
         z.superRefine((url, ctx) => {
             const problem = httpUrlProblem(url);
-            if (problem !== undefined) ctx.addIssue({ code: "custom", message: URL_REASONS[problem](name, url) });
+            if (problem !== undefined) ctx.addIssue({ code: "custom", message: URL_REASONS[problem](`${inputPrefix}${name}`, url) });
         }),
     );
 }
@@ -90,9 +96,19 @@ const URL_REASONS: Record<UrlProblem, (name: string, url: string) => string> = {
     "not an origin": (name) => `${name} must be an absolute http(s) URL, such as https://host/path`,
 };
 
-const SETTING_SCHEMAS: Record<keyof AdminSettings, z.ZodType<string>> = {
-    clientId: settingSchema("clientId"),
-    oauthUrl: urlSettingSchema("oauthUrl"),
-    audience: settingSchema("audience"),
-    baseUrl: urlSettingSchema("baseUrl"),
-};
+/** The settings' schemas for each input prefix in use, built once. */
+const SETTING_SCHEMAS = new Map<string, Record<keyof AdminSettings, z.ZodType<string>>>();
+
+function settingSchemas(inputPrefix: string): Record<keyof AdminSettings, z.ZodType<string>> {
+    let schemas = SETTING_SCHEMAS.get(inputPrefix);
+    if (schemas === undefined) {
+        schemas = {
+            clientId: settingSchema("clientId", inputPrefix),
+            oauthUrl: urlSettingSchema("oauthUrl", inputPrefix),
+            audience: settingSchema("audience", inputPrefix),
+            baseUrl: urlSettingSchema("baseUrl", inputPrefix),
+        };
+        SETTING_SCHEMAS.set(inputPrefix, schemas);
+    }
+    return schemas;
+}

@@ -7,10 +7,10 @@ import { redact } from "../../sdk/errors";
 import { TokenClient } from "../../sdk/auth/tokenClient";
 import type { TokenInfo, TokenProvider } from "../../sdk/auth/tokenClient";
 import type { ConnectionSettings } from "../../sdk/http/transport";
-import type { AdminSettings, OrganizationMember } from "./types";
+import type { AdminSettings, OrganizationMemberInfo } from "./types";
 
 export interface MemberListing {
-    members: OrganizationMember[];
+    members: OrganizationMemberInfo[];
     /** When the token used expires (ISO 8601), as the token client knows it. */
     tokenExpiresAt: string;
 }

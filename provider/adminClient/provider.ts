@@ -23,7 +23,7 @@
 import { randomUUID } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN, clientSecretFor, clientSecretProblem, resolveAdminSettings } from "./inputs";
-import type { AdminSettings, OrganizationMember } from "./types";
+import type { AdminSettings, OrganizationMemberInfo } from "./types";
 import { CONFIG_NAMESPACE, StackCredentialConfig, describeSources, readCredentialConfig } from "../shared/credentials";
 import { secretChanged } from "../clusterScale/outputs";
 import { asResourceFailures } from "../shared/checkFailures";
@@ -48,7 +48,7 @@ export interface AdminClientInputs {
 
 export interface AdminClientOutputs extends AdminSettings {
     resourceName: string;
-    members: OrganizationMember[];
+    members: OrganizationMemberInfo[];
     memberCount: number;
     tokenExpiresAt: string;
     /** The secret input the listing used, kept for refresh (encrypted by the engine). Never a secret from config or the environment. */

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
 import type { TlsArgs } from "../clusterScale/resource";
-import type { OrganizationMember } from "./types";
+import type { OrganizationMemberInfo } from "./types";
 
 /**
  * Each setting falls back to stack config `platform:<name>`, then to an environment variable. A client
@@ -38,7 +38,7 @@ export class AdminClient extends pulumi.dynamic.Resource {
     declare readonly audience: pulumi.Output<string>;
     declare readonly baseUrl: pulumi.Output<string>;
     /** The organization's members when last listed (create, update or refresh). */
-    declare readonly members: pulumi.Output<OrganizationMember[]>;
+    declare readonly members: pulumi.Output<OrganizationMemberInfo[]>;
     declare readonly memberCount: pulumi.Output<number>;
     /** When the token used for the last listing expires (ISO 8601), as the token client knows it. */
     declare readonly tokenExpiresAt: pulumi.Output<string>;

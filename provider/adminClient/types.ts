@@ -1,7 +1,7 @@
 // Shapes of AdminClient's settings and outputs, shared by the resource class, its provider and getMembers.
 
 /** A member of the organization, as the administration API lists it. */
-export interface OrganizationMember {
+export interface OrganizationMemberInfo {
     name: string;
     email: string;
     roles: string[];

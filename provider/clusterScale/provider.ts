@@ -21,7 +21,7 @@ import type { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { AuthError } from "../../sdk/errors";
 import type { ChangePlan, ClusterState } from "../../sdk/schemas";
 import { asResourceFailures } from "../shared/checkFailures";
-import { claimCluster } from "./claims";
+import { claimOnce } from "../shared/claims";
 import { type ClientSettings, type Clients, clientsFor } from "./clients";
 import { type ClusterScaleInputs, type InputDefaults, checkInputs, containsUnknown, desiredLayout, requestUnknown } from "./inputs";
 import {
@@ -74,7 +74,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         if (checked.failures.length > 0) return { failures: checked.failures };
         const inputs = checked.inputs;
         if (!containsUnknown([inputs.managementUrl, inputs.basePath, inputs.kubernetes])) {
-            const holder = claimCluster(clusterIdOf(inputs), inputs.resourceName);
+            const holder = claimOnce("cluster layout", clusterIdOf(inputs), inputs.resourceName);
             if (holder !== undefined) {
                 const reason = `${subject(holder)} already manages this cluster (${clusterIdOf(inputs)}): two resources on one cluster undo each other's layout on every up; declare it once`;
                 return { failures: [{ property: "managementUrl", reason }] };

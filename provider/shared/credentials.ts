@@ -47,6 +47,6 @@ export function settingFromConfigOrEnv(name: CredentialSettingName, config: Stac
 }
 
 /** "the clientId input, stack config platform:clientId or environment variable PLATFORM_CONSOLE_CLIENT_ID". */
-export function describeSources(name: CredentialSettingName): string {
-    return `the ${name} input, stack config ${CONFIG_NAMESPACE}:${name} or environment variable ${CREDENTIAL_ENV[name]}`;
+export function describeSources(name: CredentialSettingName, input: string = name): string {
+    return `the ${input} input, stack config ${CONFIG_NAMESPACE}:${name} or environment variable ${CREDENTIAL_ENV[name]}`;
 }

@@ -5,4 +5,5 @@
 export const ENTRY_POINTS = {
     clusterScale: "pulumi-platform/dist/provider/clusterScale/provider",
     adminClient: "pulumi-platform/dist/provider/adminClient/provider",
+    organizationMember: "pulumi-platform/dist/provider/organizationMember/provider",
 } as const;

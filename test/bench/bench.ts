@@ -11,6 +11,7 @@ import { startEmulatorProcess } from "./emulatorProcess";
 import { BenchDocument, SectionName, SectionResult, summarizeTargets } from "./figures";
 import { TRIVIAL, adminClientHosted, clusterScaleColdStartCases, clusterScaleUnavailable, trivialHosted } from "./hostedProviders";
 import { benchPreviewCost } from "./previewCost";
+import { DEFAULT_ORGANIZATION, OrganizationOptions, benchOrganization } from "./organization";
 import { DEFAULT_ROLLOUT, RolloutLagOptions, benchRolloutLag } from "./rolloutLag";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
@@ -27,9 +28,10 @@ export interface BenchOptions {
     /** Diffs timed on a warm host. */
     previewDiffs: number;
     rollout: RolloutLagOptions;
+    organization: OrganizationOptions;
 }
 
-export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state", "rolloutLag"];
+export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state", "rolloutLag", "organization"];
 
 /** The full run: about 3 minutes on 2 cores. */
 export const FULL_OPTIONS: BenchOptions = {
@@ -41,6 +43,7 @@ export const FULL_OPTIONS: BenchOptions = {
     coldStartRounds: 5,
     previewDiffs: 20,
     rollout: DEFAULT_ROLLOUT,
+    organization: DEFAULT_ORGANIZATION,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
@@ -53,6 +56,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     coldStartRounds: 1,
     previewDiffs: 2,
     rollout: { repeats: 1 },
+    organization: { members: 3, repeats: 1 },
 };
 
 type Progress = (line: string) => void;
@@ -99,6 +103,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
         },
         state: async () => record("state", await benchState(emulator, options.state)),
         rolloutLag: async () => record("rolloutLag", await benchRolloutLag(options.rollout)),
+        organization: async () => record("organization", await benchOrganization(emulator, options.organization)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

@@ -24,7 +24,7 @@ export interface Figure {
     samples?: number;
 }
 
-export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag";
+export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag" | "organization";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -34,6 +34,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     coldStart: "5. Host cold start",
     state: "6. State size and host memory",
     rolloutLag: "7. Kubernetes: pods and layout change in order",
+    organization: "8. Organization as code",
 };
 
 /** What one benchmark section returns. */

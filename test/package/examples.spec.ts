@@ -106,6 +106,71 @@ describe("examples/admin-members", function () {
     });
 });
 
+describe("examples/organization", function () {
+    this.timeout(120_000);
+    const people = [
+        { name: "Ada Lovelace", email: "ada@example.com", roles: ["owner"], invitePending: false },
+        { name: "Grace Hopper", email: "grace@example.com", roles: ["admin"], invitePending: false },
+        { name: "Linus Torvalds", email: "linus@example.com", roles: ["visitor"], invitePending: false },
+    ];
+    let emulator: RunningEmulator;
+    let workDir: string;
+
+    before(async () => {
+        emulator = await startEmulator({ opMs: 10, rateLimitBlockSeconds: 0, clients: [CLIENT], members: people });
+        workDir = mkdtempSync(join(tmpdir(), "example-organization-"));
+    });
+    after(async () => {
+        await emulator?.close();
+        rmSync(workDir, { recursive: true, force: true });
+    });
+
+    // The members come from the example's own Pulumi.dev.yaml; the credentials from stack config.
+    const run = (command: Command, inProcess: boolean) =>
+        runPulumi({
+            command,
+            programDir: join(EXAMPLES, "organization"),
+            stack: "dev",
+            stateFile: join(workDir, "state.json"),
+            config: { "platform:clientId": CLIENT.clientId, "platform:oauthUrl": emulator.authUrl, "platform:baseUrl": emulator.baseUrl },
+            secrets: { "platform:clientSecret": CLIENT.clientSecret },
+            env: { PULUMI_CONFIG_PASSPHRASE: "examples", PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens") },
+            inProcess,
+        });
+    const lines = (result: RunPulumiResult) => result.diagnostics.map((d) => d.line).filter((line) => line.startsWith("OrganizationMember "));
+    const writes = () =>
+        emulator.control
+            .requests()
+            .filter((entry) => entry.interface === "admin" && entry.method !== "GET")
+            .map((entry) => `${entry.method} ${decodeURIComponent(entry.path)}`);
+
+    it("up (the CLI's processes): preview says who is adopted, invited or left alone, and up does exactly that", async () => {
+        emulator.control.clearRequests();
+        const up = await run("up", false);
+        assert.equal(up.exitCode, 0, `${up.stdout}\n${up.stderr}`);
+        assert.deepEqual(lines(up).slice(0, 3), [
+            'OrganizationMember "ada@example.com": ada@example.com is the organization owner: roles are left as they are',
+            'OrganizationMember "grace@example.com": adopts existing member grace@example.com (roles admin → admin, operationsengineer)',
+            'OrganizationMember "alan@example.com": invites alan@example.com (uses a seat)',
+        ]);
+        assert.deepEqual(writes().sort(), ["POST /members/alan@example.com", "POST /members/grace@example.com"]);
+        assert.deepEqual(unwrapSecrets(up.outputs.owner), ["ada@example.com"]);
+        assert.deepEqual(unwrapSecrets(up.outputs.pendingInvitations), ["alan@example.com"]);
+        assert.ok(!readFileSync(join(workDir, "state.json"), "utf8").includes(CLIENT.clientSecret), "a secret from stack config is never stored");
+    });
+
+    it("destroy removes the people it invited or adopted, leaves the owner and anyone the list never named", async () => {
+        emulator.control.clearRequests();
+        const destroy = await run("destroy", true);
+        assert.equal(destroy.exitCode, 0, `${destroy.stdout}\n${destroy.stderr}`);
+        assert.deepEqual(writes().sort(), ["DELETE /members/alan@example.com", "DELETE /members/grace@example.com"]);
+        assert.deepEqual(
+            emulator.control.members().map((member) => member.email),
+            ["ada@example.com", "linus@example.com"],
+        );
+    });
+});
+
 describe("examples/pipeline: the GitHub Actions workflow", () => {
     interface Step {
         uses?: string;

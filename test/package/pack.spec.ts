@@ -30,18 +30,20 @@ const URN = (type: string, name: string) => `urn:pulumi:${STACK}::${PROJECT}::pu
 
 /** The consumer's program, as a user would write it. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import { AdminClient, ClusterScale } from "pulumi-platform";
+import { AdminClient, ClusterScale, OrganizationMember } from "pulumi-platform";
 import type { ClusterScaleArgs } from "pulumi-platform";
 
 const config = new pulumi.Config();
 const layout: ClusterScaleArgs = { brokerCount: config.requireNumber("brokerCount"), timeoutSeconds: 120 };
 const cluster = new ClusterScale("cluster", layout);
 const admin = new AdminClient("admin");
+const alan = new OrganizationMember("alan", { email: "alan@example.com", roles: ["developer"] });
 
 export const changeId = cluster.changeId;
 export const brokerIds = cluster.topology.apply((brokers) => brokers.map((broker) => broker.id));
 export const partitionCount = cluster.partitionCount;
 export const memberEmails = admin.members.apply((members) => members.map((member) => member.email).sort());
+export const alanPending = alan.invitePending;
 `;
 
 /** A script of the same project that uses the SDK directly (type-checked only). */
@@ -219,7 +221,7 @@ describe("the packed package, installed in a consumer project", function () {
         const { stdout } = await run(process.execPath, ["-e", script], { cwd: consumer });
         const loaded = JSON.parse(stdout) as { path: string; exports: string[]; sdk: string[]; hooks: string[] };
         assert.equal(loaded.path, join(consumer, "node_modules", "pulumi-platform", "dist", "index.js"));
-        assert.deepEqual(loaded.exports, ["AdminClient", "ClusterScale", "getMembers", "getMembersOutput"]);
+        assert.deepEqual(loaded.exports, ["AdminClient", "ClusterScale", "OrganizationMember", "getMembers", "getMembersOutput"]);
         for (const name of ["AdminApiClient", "AdminClient", "ClusterClient", "GatewayClient", "TokenClient", "waitForChange", "PlatformError"]) {
             assert.ok(loaded.sdk.includes(name), `sdk.${name} is not exported`);
         }
@@ -251,13 +253,15 @@ describe("the packed package, installed in a consumer project", function () {
                 result.stdout,
             );
             assert.ok(hostLines.includes("  brokers added: 3"), result.stdout);
-            assert.deepEqual(lines(requests, "management", "gateway", "admin"), ["POST /actuator/cluster/brokers?dryRun=true 202"]);
+            assert.ok(hostLines.includes('OrganizationMember "alan": adopts existing member alan@example.com (roles developer, unchanged)'), result.stdout);
+            assert.deepEqual(lines(requests, "management", "gateway"), ["POST /actuator/cluster/brokers?dryRun=true 202"]);
+            assert.deepEqual(lines(requests, "admin"), ["GET /members 200"]);
             assert.deepEqual(
                 result.steps
                     .filter((step) => step.type.startsWith("pulumi-nodejs:"))
                     .map((step) => `${step.op} ${step.name}`)
                     .sort(),
-                ["create admin", "create cluster"],
+                ["create admin", "create alan", "create cluster"],
             );
         });
 
@@ -267,17 +271,22 @@ describe("the packed package, installed in a consumer project", function () {
             assert.equal(output(result, "changeId"), 2);
             assert.equal(output(result, "partitionCount"), 3);
             assert.deepEqual(output(result, "memberEmails"), ["alan@example.com", "grace@example.com"]);
+            assert.equal(output(result, "alanPending"), true);
             const sent = lines(requests, "management").filter((line) => !line.startsWith("GET ") && !line.includes("dryRun=true"));
             assert.deepEqual(sent, ["POST /actuator/cluster/brokers 202"]);
-            assert.deepEqual(lines(requests, "auth", "admin"), [`POST ${new URL(emulator.authUrl).pathname} 200`, "GET /members 200"]);
+            // The token the preview got serves both passes of the up (the disk cache); the members are only read.
+            assert.deepEqual(lines(requests, "auth"), []);
+            assert.deepEqual([...new Set(lines(requests, "admin"))], ["GET /members 200"]);
 
             const entries = {
                 ClusterScale: "pulumi-platform/dist/provider/clusterScale/provider",
                 AdminClient: "pulumi-platform/dist/provider/adminClient/provider",
+                OrganizationMember: "pulumi-platform/dist/provider/organizationMember/provider",
             };
             for (const [type, name] of [
                 ["ClusterScale", "cluster"],
                 ["AdminClient", "admin"],
+                ["OrganizationMember", "alan"],
             ] as const) {
                 // The stored provider is the shim: it requires the package's public entry module, installed in the consumer.
                 const provider = String(unwrapSecrets(result.state.resources[URN(type, name)].outputs.__provider));
@@ -304,9 +313,10 @@ describe("the packed package, installed in a consumer project", function () {
             assert.equal(result.state.resources[URN("AdminClient", "admin")].outputs.memberCount, 2);
         });
 
-        it("destroy removes both from the stack and leaves the cluster as it is", async () => {
+        it("destroy removes them from the stack, leaves the cluster as it is, and removes the member it declared", async () => {
             const { result, requests } = await pulumi("destroy");
-            assert.deepEqual(lines(requests, "management", "gateway", "admin"), []);
+            assert.deepEqual(lines(requests, "management", "gateway"), []);
+            assert.deepEqual(lines(requests, "admin"), ["GET /members 200", "DELETE /members/alan%40example.com 204"]);
             assert.deepEqual(Object.keys(result.state.resources), []);
             const cluster = await new ClusterClient({ managementUrl: emulator.managementUrl }).getCluster();
             assert.deepEqual(cluster.brokers.map((broker) => broker.id).sort(), [0, 1, 2, 3]);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { RequestLogEntry, RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { SecretLedger } from "../support/secretScan";
@@ -67,6 +67,7 @@ export function platformConfig(emulator: RunningEmulator, secret = CLIENT.client
 }
 
 export interface RunOptions {
+    /** A fixture of PROGRAMS by name, or a program's directory (an example). */
     program?: string;
     config?: Record<string, string>;
     secrets?: Record<string, string>;
@@ -103,7 +104,7 @@ export class AdminStack {
     async run(command: Command, options: RunOptions = {}): Promise<AdminRun> {
         this.emulator().control.clearRequests();
         const stack = {
-            programDir: join(PROGRAMS, options.program ?? "admin-clients"),
+            programDir: resolve(PROGRAMS, options.program ?? "admin-clients"),
             stack: "test",
             stateFile: this.stateFile,
             tokenCacheDir: this.tokenCacheDir,
@@ -152,9 +153,10 @@ export function succeeded(run: AdminRun): void {
     assert.equal(exitCode, 0, `exit ${exitCode}\n${stdout}\n${stderr}`);
 }
 
-/** The host lines of the run that name the given resource. */
-export function linesOf(run: AdminRun, name: string): string[] {
-    return run.result.diagnostics.map((diagnostic) => diagnostic.line).filter((line) => line.startsWith(`AdminClient "${name}": `));
+/** The host lines of the run that name the given resource (of the given type). */
+export function linesOf(run: AdminRun, name: string, type = "AdminClient"): string[] {
+    const prefix = `${type} "${name}": `;
+    return run.result.diagnostics.map((diagnostic) => diagnostic.line).filter((line) => line.startsWith(prefix));
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -22,6 +22,7 @@ describe("the provider entry points (a public contract)", () => {
         assert.deepStrictEqual(ENTRY_POINTS, {
             clusterScale: "pulumi-platform/dist/provider/clusterScale/provider",
             adminClient: "pulumi-platform/dist/provider/adminClient/provider",
+            organizationMember: "pulumi-platform/dist/provider/organizationMember/provider",
         });
     });
 });

@@ -1,0 +1,117 @@
+// 8. Organization as code: a preview of 100 OrganizationMember resources, each run the engine as the CLI runs it (the
+// program and the dynamic-provider host in processes of their own), against a preview of 100 resources of the trivial
+// provider: the time it adds (target: 2 s), the member list reads it makes (target: one per provider host) and the
+// tokens it asks for.
+
+import { mkdtempSync, rmSync } from "fs";
+import { tmpdir } from "os";
+import * as path from "path";
+import type { Member } from "../emulator";
+import { DEMO_CLIENT } from "../emulator/settings";
+import { runPulumi } from "../engine";
+import { BenchEmulator } from "./emulatorProcess";
+import { SectionResult, figure } from "./figures";
+import { median } from "./stats";
+
+export interface OrganizationOptions {
+    members: number;
+    /** Previews of each program; the median counts. */
+    repeats: number;
+}
+
+export const DEFAULT_ORGANIZATION: OrganizationOptions = { members: 100, repeats: 3 };
+
+const PROGRAMS = path.join(__dirname, "programs");
+const PASSPHRASE = "bench passphrase";
+
+interface PreviewRun {
+    durationMs: number;
+    memberListReads: number;
+    tokenRequests: number;
+}
+
+async function preview(emulator: BenchEmulator, program: string, count: number, workDir: string): Promise<PreviewRun> {
+    await emulator.clearRequests();
+    const start = Date.now();
+    const result = await runPulumi({
+        command: "preview",
+        programDir: path.join(PROGRAMS, program),
+        stack: "bench",
+        stateFile: path.join(workDir, `${program}.json`),
+        config: {
+            count: String(count),
+            "platform:clientId": DEMO_CLIENT.clientId,
+            "platform:oauthUrl": emulator.urls.authUrl,
+            "platform:baseUrl": emulator.urls.baseUrl,
+        },
+        secrets: { "platform:clientSecret": DEMO_CLIENT.clientSecret },
+        env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PLATFORM_TOKEN_CACHE_DIR: path.join(workDir, "tokens") },
+        timeoutMs: 180_000,
+    });
+    const durationMs = Date.now() - start;
+    if (result.exitCode !== 0) throw new Error(`preview of ${program} exited with ${result.exitCode}: ${result.errors.slice(0, 3).join("; ")}`);
+    const log = await emulator.requests();
+    return {
+        durationMs,
+        memberListReads: log.filter((entry) => entry.interface === "admin" && entry.method === "GET" && entry.path === "/members").length,
+        tokenRequests: log.filter((entry) => entry.interface === "auth").length,
+    };
+}
+
+export async function benchOrganization(emulator: BenchEmulator, options: OrganizationOptions = DEFAULT_ORGANIZATION): Promise<SectionResult> {
+    // Half of the people belong to the organization already (adopted), half are invited.
+    const existing: Member[] = Array.from({ length: Math.floor(options.members / 2) }, (_, i) => ({
+        name: `Person ${i}`,
+        email: `person${i}@example.com`,
+        roles: ["analyst"],
+        invitePending: false,
+    }));
+    await emulator.reset({ members: [{ name: "Owner", email: "owner@example.com", roles: ["owner"], invitePending: false }, ...existing] });
+    const workDir = mkdtempSync(path.join(tmpdir(), "bench-organization-"));
+    try {
+        const members: PreviewRun[] = [];
+        const trivial: PreviewRun[] = [];
+        for (let i = 0; i < options.repeats; i++) {
+            trivial.push(await preview(emulator, "trivial", options.members, workDir));
+            members.push(await preview(emulator, "members", options.members, workDir));
+        }
+        const membersMs = median(members.map((run) => run.durationMs));
+        const trivialMs = median(trivial.map((run) => run.durationMs));
+        const n = options.members;
+        return {
+            figures: [
+                figure("organization", "members.previewMs", `preview of ${n} OrganizationMembers (median)`, membersMs, "ms", null, members.length),
+                figure("organization", "trivial.previewMs", `preview of ${n} trivial resources (median)`, trivialMs, "ms", null, trivial.length),
+                figure("organization", "members.previewOverTrivialMs", `${n} members: preview time over the trivial provider`, membersMs - trivialMs, "ms", {
+                    op: "<=",
+                    value: 2_000,
+                }),
+                figure(
+                    "organization",
+                    "members.memberListReads",
+                    "GET /members per preview (one provider host)",
+                    Math.max(...members.map((run) => run.memberListReads)),
+                    "requests",
+                    {
+                        op: "==",
+                        value: 1,
+                    },
+                ),
+                figure(
+                    "organization",
+                    "members.tokenRequests",
+                    `token requests over ${members.length} previews`,
+                    members.reduce((sum, run) => sum + run.tokenRequests, 0),
+                    "requests",
+                    {
+                        op: "<=",
+                        value: 1,
+                    },
+                ),
+            ],
+            details: { members: n, existing: existing.length, runs: { members, trivial } },
+        };
+    } finally {
+        rmSync(workDir, { recursive: true, force: true });
+    }
+}
