@@ -259,6 +259,29 @@ describe("OrganizationMember: bad inputs are refused at check, before any reques
         ]);
     });
 
+    it("a bad input beside credentials given as inputs: refused, and neither the secret nor a URL's password is printed", async () => {
+        const stack = new AdminStack(emulator, workDir);
+        const baseUrl = emulator().baseUrl.replace("http://", "http://admin:pa55-in-url@");
+        const preview = await stack.run("preview", {
+            program: "organization-members",
+            config: {
+                members: JSON.stringify([entry("not-an-email", ["admin"], "ada")]),
+                explicitCredentials: "true",
+                clientId: CLIENT.clientId,
+                oauthUrl: emulator().authUrl,
+                baseUrl,
+            },
+            secrets: { clientSecret: CLIENT.clientSecret },
+        });
+        assert.notEqual(preview.result.exitCode, 0);
+        const errors = preview.result.errors.join("\n");
+        assert.match(errors, /email is not an email address/);
+        assert.match(errors, /credentials\.baseUrl must not contain a user name or password/);
+        assert.ok(!`${preview.result.stdout}${preview.result.stderr}`.includes("pa55-in-url"), "the URL's password is printed");
+        stack.assertNoLeaks(preview);
+        assert.deepEqual(preview.requests, []);
+    });
+
     it("missing credentials are named with where each may come from", async () => {
         const preview = await new AdminStack(emulator, workDir).run("preview", {
             program: "organization-members",
