@@ -126,7 +126,7 @@ describe("engine: failures", function () {
         assert.strictEqual((await killed).result.exitCode, 128 + 9);
     });
 
-    it("the next run warns about the interrupted create and creates the resource again, as the engine does", async () => {
+    it("the next run warns about the interrupted create in the engine's words, creates the resource again, and keeps the pending create (journal.go)", async () => {
         const run = await program.run(
             "up",
             [
@@ -136,9 +136,18 @@ describe("engine: failures", function () {
             { skipPreview: true },
         );
         succeeded(run);
-        assert.ok(run.result.stderr.includes("warning: pulumi-nodejs:dynamic/fixture:Item slow was interrupted while creating"), run.result.stderr);
+        assert.ok(
+            run.result.stderr.includes(
+                `warning: Attempting to deploy or update resources with 1 pending operations from previous deployment.\n  * ${program.urn("slow")}, interrupted while creating\n`,
+            ),
+            run.result.stderr,
+        );
+        assert.ok(run.result.stderr.includes("Note that `pulumi refresh` will need to be run interactively to clear pending CREATE operations."));
         assert.deepStrictEqual(run.calls, ["configure", "check fast", "diff fast", "check slow", "create slow"]);
-        assert.deepStrictEqual(run.result.state.pendingOperations, []);
+        // Only an interactive refresh clears a pending create: it stays, and so does the warning of every up.
+        assert.deepStrictEqual(run.result.state.pendingOperations, [
+            { urn: program.urn("slow"), type: "pulumi-nodejs:dynamic/fixture:Item", operation: "creating" },
+        ]);
         // The item the killed run was creating is unknown to the state: it is left behind.
         assert.strictEqual([...program.store.items.values()].filter((item) => item.name === "slow").length, 2);
         succeeded(await program.run("destroy"));

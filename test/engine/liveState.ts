@@ -53,11 +53,19 @@ export class LiveState {
         }
     }
 
-    /** Pending operations left by an interrupted run; they are dropped from the state (shown by the caller). */
-    takeInterruptedOperations(): PendingOperation[] {
-        const interrupted = this.state.pendingOperations;
-        this.state.pendingOperations = [];
-        return interrupted;
+    /** Pending operations left by an interrupted run. */
+    interruptedOperations(): readonly PendingOperation[] {
+        return this.state.pendingOperations;
+    }
+
+    /**
+     * What the engine's snapshot keeps of the operations an earlier run left pending (pkg/backend/journal.go): the
+     * interrupted creates, which only an interactive `pulumi refresh` (or --clear-pending-creates) resolves; every other
+     * one is dropped. The resource an interrupted create was making is not in the state, so the next up creates it anew.
+     */
+    settleInterruptedOperations(): void {
+        this.state.pendingOperations = this.state.pendingOperations.filter((pending) => pending.operation === "creating");
+        this.persist();
     }
 
     removePendingDelete(pending: PendingDelete): void {

@@ -14,7 +14,7 @@ import { ProviderHost, providerInputsFor } from "./providerHost";
 import { refresh } from "./refresh";
 import { defaultStateFile, StateFile } from "./stateFile";
 import { StepError } from "./stepError";
-import { defaultProviderUrn, STACK_TYPE, urnName } from "./urns";
+import { defaultProviderUrn, STACK_TYPE } from "./urns";
 
 export type Command = "preview" | "up" | "refresh" | "destroy";
 
@@ -92,13 +92,11 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
         // A destroy's preview asks no provider anything.
         if (!(command === "destroy" && dryRun)) providerHost.prestart();
         display.header(`${TITLES[command][dryRun ? 0 : 1]} (${stack}):`);
-        // As the engine: operations cut short by an interrupted run are reported, then dropped from the state.
-        for (const { urn, type, operation } of live.takeInterruptedOperations()) {
-            display.warning(
-                `${type} ${urnName(urn)} was interrupted while ${operation}: it is in an unknown state; ` +
-                    "check it with the provider (refresh) before relying on it",
-            );
-        }
+        // Operations cut short by an interrupted run: an up or a destroy warns of them (not a preview, not a refresh), and
+        // whatever the pass, only the interrupted creates stay in the state (see LiveState.settleInterruptedOperations).
+        const interrupted = live.interruptedOperations();
+        if (interrupted.length > 0 && !dryRun && command !== "refresh") display.warning(pendingOperationsWarning(interrupted));
+        if (!dryRun) live.settleInterruptedOperations();
         switch (command) {
             case "preview":
             case "up": {
@@ -137,6 +135,22 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
     display.outputs(outputs);
     if (!ok) options.writeErr(`error: ${dryRun ? "preview" : command} failed`);
     return { pass: dryRun ? "preview" : command, ok, steps: display.steps, diagnostics: display.diagnostics, errors: display.errors, outputs };
+}
+
+/** What the engine prints of pending operations (printPendingOperationsWarning, pkg/resource/deploy/deployment_executor.go). */
+function pendingOperationsWarning(operations: readonly { urn: string; operation: string }[]): string {
+    return [
+        `Attempting to deploy or update resources with ${operations.length} pending operations from previous deployment.`,
+        ...operations.map(({ urn, operation }) => `  * ${urn}, interrupted while ${operation}`),
+        "These resources are in an unknown state because the Pulumi CLI was interrupted while waiting for changes to these resources to complete. " +
+            "You should confirm whether or not the operations listed completed successfully by checking the state of the appropriate provider. " +
+            "For example, if you are using AWS, you can confirm using the AWS Console.",
+        "",
+        "Once you have confirmed the status of the interrupted operations, you can repair your stack using `pulumi refresh` which will refresh " +
+            "the state from the provider you are using and clear the pending operations if there are any.",
+        "",
+        "Note that `pulumi refresh` will need to be run interactively to clear pending CREATE operations.",
+    ].join("\n");
 }
 
 /** The program's own errors come with their stack, as the language host shows them. */
