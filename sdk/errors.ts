@@ -128,6 +128,22 @@ export class PodWaitTimeoutError extends PlatformError {
 }
 PodWaitTimeoutError.prototype.name = "PodWaitTimeoutError";
 
+/**
+ * A hosted cluster did not reach the state waited for: it reported a state that ends the wait (`Unhealthy`,
+ * `WaitingForInput`, `Suspended`, …), or the time ran out (`timedOut`) while it still reported `clusterStatus`.
+ */
+export class HostedClusterStateError extends PlatformError {
+    constructor(
+        summary: string,
+        readonly clusterId: string,
+        readonly clusterStatus: string | undefined,
+        readonly timedOut: boolean,
+    ) {
+        super(summary);
+    }
+}
+HostedClusterStateError.prototype.name = "HostedClusterStateError";
+
 /** The caller's AbortSignal fired. */
 export class AbortedError extends PlatformError {}
 AbortedError.prototype.name = "AbortedError";

@@ -2,7 +2,9 @@
 // topology and the brokers' StatefulSet in Kubernetes. It knows nothing of Pulumi and can be used by any script.
 
 export { AdminApiClient } from "./adminApiClient";
-export type { AdminApiClientOptions, Removal } from "./adminApiClient";
+export type { AdminApiClientOptions, ClusterPatch as HostedClusterPatch, CreateClusterRequest, ListOptions, Removal } from "./adminApiClient";
+export { PASSING_STATES, waitForClusterGone, waitForClusterHealthy } from "./admin/clusterWaits";
+export type { ClusterWaitOptions } from "./admin/clusterWaits";
 export { ASSIGNABLE_ROLES, CLUSTER_CLIENT_PERMISSIONS, CLUSTER_STAGES } from "./adminSchemas";
 export type {
     AssignableRole,
@@ -42,6 +44,7 @@ export {
     ChangeSupersededError,
     ChangeTimeoutError,
     ConflictError,
+    HostedClusterStateError,
     InvalidRequestError,
     PlatformError,
     PodWaitTimeoutError,

@@ -14,10 +14,13 @@ const lists = new Map<string, Entry<unknown>>();
 /** How long a list read is reused: long enough for one preview or up of many resources, short enough to stay current. */
 export const SHARED_LIST_TTL_MS = 60_000;
 
-/** The list under `key`: the one kept if it is fresh, else the one `fetch` reads (once, however many ask at the same time). */
-export function sharedList<T>(key: string, fetch: () => Promise<T>, now: number = Date.now()): Promise<T> {
+/**
+ * The list under `key`: the one kept if it is fresh, else the one `fetch` reads (once, however many ask at the same
+ * time). `reread`: read it now whatever is kept (a wait for a change someone else makes), and keep that.
+ */
+export function sharedList<T>(key: string, fetch: () => Promise<T>, reread = false, now: number = Date.now()): Promise<T> {
     const kept = lists.get(key) as Entry<T> | undefined;
-    if (kept !== undefined && now - kept.fetchedAt < SHARED_LIST_TTL_MS) return kept.value;
+    if (!reread && kept !== undefined && now - kept.fetchedAt < SHARED_LIST_TTL_MS) return kept.value;
     return keep(key, { value: fetch(), fetchedAt: now }).value;
 }
 

@@ -7,15 +7,13 @@
 // public entry point. The credentials never reach a log line or an error.
 
 import type * as pulumi from "@pulumi/pulumi";
-import type { AdminApiClient } from "../../sdk/adminApiClient";
 import { sameEmail } from "../../sdk/adminApiClient";
 import type { Member } from "../../sdk/adminSchemas";
 import { PlatformError } from "../../sdk/errors";
-import { type AdminCredentials, adminApiFor, retryText } from "../shared/adminCredentials";
+import type { AdminCredentials } from "../shared/adminCredentials";
+import { AdminProvider, isNew, messageOf } from "../shared/adminProvider";
 import { asResourceFailures } from "../shared/checkFailures";
 import { claimOnce } from "../shared/claims";
-import { CONFIG_NAMESPACE, StackCredentialConfig, readCredentialConfig } from "../shared/credentials";
-import { PassLog } from "../shared/passes";
 import { secretChanged } from "../clusterScale/outputs";
 import { containsUnknown } from "../shared/unknowns";
 import { MemberInputs, checkMemberInputs } from "./inputs";
@@ -33,13 +31,8 @@ export interface MemberOutputs extends MemberRecord {
     credentials: AdminCredentials;
 }
 
-export class OrganizationMemberProvider implements pulumi.dynamic.ResourceProvider<Raw, MemberOutputs> {
-    private stackConfig: StackCredentialConfig = {};
-    private readonly passes = new PassLog();
-
-    async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
-        this.stackConfig = readCredentialConfig((name) => request.config.get(`${CONFIG_NAMESPACE}:${name}`));
-    }
+export class OrganizationMemberProvider extends AdminProvider implements pulumi.dynamic.ResourceProvider<Raw, MemberOutputs> {
+    protected readonly typeName = "OrganizationMember";
 
     async check(olds: Raw, news: Raw): Promise<pulumi.dynamic.CheckResult<Raw>> {
         const { inputs, failures } = checkMemberInputs(news, this.stackConfig, process.env);
@@ -54,11 +47,11 @@ export class OrganizationMemberProvider implements pulumi.dynamic.ResourceProvid
             }
         }
         // Preview calls nothing but check for a resource not in the stack: say here what up will do to the person.
-        if (dryRun && Object.keys(olds).every((key) => key === "__provider")) {
-            if (containsUnknown(inputs)) say(inputs.resourceName, "some inputs are not known yet; up will decide");
+        if (dryRun && isNew(olds)) {
+            if (containsUnknown(inputs)) this.say(inputs.resourceName, "some inputs are not known yet; up will decide");
             else {
                 const live = await this.find(inputs);
-                say(inputs.resourceName, previewLine(inputs.email, inputs.roles, decideMember(inputs.roles, live, false)));
+                this.say(inputs.resourceName, previewLine(inputs.email, inputs.roles, decideMember(inputs.roles, live, false)));
             }
         }
         return { inputs: inputs as unknown as Raw };
@@ -66,9 +59,8 @@ export class OrganizationMemberProvider implements pulumi.dynamic.ResourceProvid
 
     async diff(_id: string, olds: MemberOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
         const inputs = news as unknown as MemberInputs;
-        const pass = this.passes.passOf(inputs.resourceName);
-        if (pass === "refresh") return refreshDiff(inputs, olds);
-        const tell = pass === "preview" ? say : () => undefined;
+        if (this.passes.passOf(inputs.resourceName) === "refresh") return this.refreshDiff(inputs, olds);
+        const tell = this.teller(inputs.resourceName);
         if (inputs.email !== olds.email && !(typeof inputs.email === "string" && typeof olds.email === "string" && sameEmail(inputs.email, olds.email))) {
             tell(inputs.resourceName, `email changed: up invites ${String(inputs.email)} and then removes ${olds.email}`);
             return { changes: true, replaces: ["email"] };
@@ -104,7 +96,7 @@ export class OrganizationMemberProvider implements pulumi.dynamic.ResourceProvid
         const name = props.resourceName ?? id;
         const live = await this.find({ resourceName: name, email: props.email, credentials: this.credentialsOf(props) });
         if (live === undefined) {
-            say(name, `${props.email} is no longer in the organization: refresh removes the resource from the stack`);
+            this.say(name, `${props.email} is no longer in the organization: refresh removes the resource from the stack`);
             return { id: "", props: {} as MemberOutputs };
         }
         // The owner's roles stay as recorded: never drift, since they are never sent.
@@ -118,11 +110,11 @@ export class OrganizationMemberProvider implements pulumi.dynamic.ResourceProvid
         const api = this.api(name, this.credentialsOf(props));
         const live = (await api.listMembers()).find((member) => sameEmail(member.email, props.email));
         if (isOwner(live) || (live === undefined && props.owner === true)) {
-            say(name, `${props.email} is the organization owner: removed from the stack only, the owner stays in the organization`);
+            this.say(name, `${props.email} is the organization owner: removed from the stack only, the owner stays in the organization`);
             return;
         }
         const removal = await this.call(name, `remove ${props.email}`, () => api.removeMember(props.email));
-        say(name, removal === "removed" ? `removed ${props.email} from the organization` : `${props.email} was not in the organization any more`);
+        this.say(name, removal === "removed" ? `removed ${props.email} from the organization` : `${props.email} was not in the organization any more`);
     }
 
     private async apply(inputs: MemberInputs, inStack: boolean): Promise<MemberOutputs> {
@@ -130,11 +122,11 @@ export class OrganizationMemberProvider implements pulumi.dynamic.ResourceProvid
         const api = this.api(name, inputs.credentials);
         const live = await this.find(inputs, api);
         const action: MemberAction = decideMember(inputs.roles, live, inStack);
-        if (sends(action))
-            await this.call(name, action.kind === "invite" ? `invite ${inputs.email}` : `set the roles of ${inputs.email}`, () =>
-                api.upsertMember(inputs.email, inputs.roles),
-            );
-        say(name, doneLine(inputs.email, inputs.roles, action));
+        if (sends(action)) {
+            const what = action.kind === "invite" ? `invite ${inputs.email}` : `set the roles of ${inputs.email}`;
+            await this.call(name, what, () => api.upsertMember(inputs.email, inputs.roles), explain);
+        }
+        this.say(name, doneLine(inputs.email, inputs.roles, action));
         return { resourceName: name, ...recordAfter(inputs.email, inputs.roles, live, action), credentials: inputs.credentials };
     }
 
@@ -147,23 +139,17 @@ export class OrganizationMemberProvider implements pulumi.dynamic.ResourceProvid
         return members.find((member) => sameEmail(member.email, inputs.email));
     }
 
-    private api(resourceName: string, credentials: AdminCredentials): AdminApiClient {
-        return adminApiFor(credentials, this.stackConfig, process.env, subject(resourceName), (notice) => say(resourceName, retryText(notice)));
-    }
-
     /** The credentials recorded with the outputs. */
     private credentialsOf(props: MemberOutputs): AdminCredentials {
-        if (props.credentials === undefined) throw new Error(`${subject(props.resourceName ?? props.email)}: the state records no credentials`);
+        if (props.credentials === undefined) throw new Error(`${this.subject(props.resourceName ?? props.email)}: the state records no credentials`);
         return props.credentials;
     }
 
-    /** Runs a request; its failure names the resource and what it was doing (the SDK's errors carry no secret). */
-    private async call<T>(resourceName: string, what: string, run: () => Promise<T>): Promise<T> {
-        try {
-            return await run();
-        } catch (error) {
-            throw new Error(`${subject(resourceName)}: cannot ${what}: ${explain(error)}`);
-        }
+    /** A refresh's diff: the program's roles against what the organization lists. The owner never drifts. */
+    private refreshDiff(program: MemberInputs, live: MemberOutputs): pulumi.dynamic.DiffResult {
+        if (live.owner === true || sameRoles(program.roles ?? [], live.roles ?? [])) return { changes: false };
+        this.say(program.resourceName, `the organization gives ${live.email} roles ${live.roles.join(", ")}; the program says ${program.roles.join(", ")}`);
+        return { changes: true };
     }
 }
 
@@ -173,25 +159,10 @@ export const organizationMemberProvider = new OrganizationMemberProvider();
 /** The entry point the serialized shim requires (ENTRY_POINTS.organizationMember): a public contract, keep the name. */
 export const provider = organizationMemberProvider;
 
-/** A refresh's diff: the program's roles against what the organization lists. The owner never drifts. */
-function refreshDiff(program: MemberInputs, live: MemberOutputs): pulumi.dynamic.DiffResult {
-    if (live.owner === true || sameRoles(program.roles ?? [], live.roles ?? [])) return { changes: false };
-    say(program.resourceName, `the organization gives ${live.email} roles ${live.roles.join(", ")}; the program says ${program.roles.join(", ")}`);
-    return { changes: true };
-}
-
+/** A refused invitation may mean the organization has no open seat left. */
 function explain(error: unknown): string {
     if (error instanceof PlatformError && error.status === 403 && error.request?.method === "POST") {
         return `${error.message} (an invitation needs an open seat, and the client needs the Members permission)`;
     }
-    return error instanceof Error ? error.message : String(error);
-}
-
-function subject(resourceName: string): string {
-    return `OrganizationMember "${resourceName}"`;
-}
-
-/** Provider lines reach the user unattached to any resource, so each one names its resource. */
-function say(resourceName: string, message: string): void {
-    console.log(`${subject(resourceName)}: ${message}`);
+    return messageOf(error);
 }

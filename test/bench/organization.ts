@@ -1,7 +1,9 @@
-// 8. Organization as code: a preview of 100 OrganizationMember resources, each run the engine as the CLI runs it (the
-// program and the dynamic-provider host in processes of their own), against a preview of 100 resources of the trivial
-// provider: the time it adds (target: 2 s), the member list reads it makes (target: one per provider host) and the
-// tokens it asks for.
+// 8. Organization as code, each run the engine as the CLI runs it (the program and the dynamic-provider host in
+// processes of their own):
+// - a preview of 100 OrganizationMember resources against one of 100 resources of the trivial provider: the time it
+//   adds (target: 2 s), the member list reads it makes (target: one per provider host), the tokens it asks for;
+// - a preview of a stack of one cluster, 20 API clients, 50 connector secrets and an allowlist after its up: its time,
+//   its requests (target: one GET per list endpoint of the cluster, and the parameters), and no write.
 
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
@@ -15,11 +17,14 @@ import { median } from "./stats";
 
 export interface OrganizationOptions {
     members: number;
+    /** The hosted stack: API clients and connector secrets of its cluster. */
+    clients: number;
+    secrets: number;
     /** Previews of each program; the median counts. */
     repeats: number;
 }
 
-export const DEFAULT_ORGANIZATION: OrganizationOptions = { members: 100, repeats: 3 };
+export const DEFAULT_ORGANIZATION: OrganizationOptions = { members: 100, clients: 20, secrets: 50, repeats: 3 };
 
 const PROGRAMS = path.join(__dirname, "programs");
 const PASSPHRASE = "bench passphrase";
@@ -28,18 +33,27 @@ interface PreviewRun {
     durationMs: number;
     memberListReads: number;
     tokenRequests: number;
+    /** Requests to the administration API: reads, and writes (none in a preview). */
+    adminReads: number;
+    adminWrites: number;
 }
 
-async function preview(emulator: BenchEmulator, program: string, count: number, workDir: string): Promise<PreviewRun> {
+async function preview(
+    emulator: BenchEmulator,
+    program: string,
+    settings: Record<string, number>,
+    workDir: string,
+    command: "preview" | "up" = "preview",
+): Promise<PreviewRun> {
     await emulator.clearRequests();
     const start = Date.now();
     const result = await runPulumi({
-        command: "preview",
+        command,
         programDir: path.join(PROGRAMS, program),
         stack: "bench",
         stateFile: path.join(workDir, `${program}.json`),
         config: {
-            count: String(count),
+            ...Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, String(value)])),
             "platform:clientId": DEMO_CLIENT.clientId,
             "platform:oauthUrl": emulator.urls.authUrl,
             "platform:baseUrl": emulator.urls.baseUrl,
@@ -49,12 +63,15 @@ async function preview(emulator: BenchEmulator, program: string, count: number, 
         timeoutMs: 180_000,
     });
     const durationMs = Date.now() - start;
-    if (result.exitCode !== 0) throw new Error(`preview of ${program} exited with ${result.exitCode}: ${result.errors.slice(0, 3).join("; ")}`);
+    if (result.exitCode !== 0) throw new Error(`${command} of ${program} exited with ${result.exitCode}: ${result.errors.slice(0, 3).join("; ")}`);
     const log = await emulator.requests();
+    const admin = log.filter((entry) => entry.interface === "admin");
     return {
         durationMs,
-        memberListReads: log.filter((entry) => entry.interface === "admin" && entry.method === "GET" && entry.path === "/members").length,
+        memberListReads: admin.filter((entry) => entry.method === "GET" && entry.path === "/members").length,
         tokenRequests: log.filter((entry) => entry.interface === "auth").length,
+        adminReads: admin.filter((entry) => entry.method === "GET").length,
+        adminWrites: admin.filter((entry) => entry.method !== "GET").length,
     };
 }
 
@@ -66,14 +83,21 @@ export async function benchOrganization(emulator: BenchEmulator, options: Organi
         roles: ["analyst"],
         invitePending: false,
     }));
-    await emulator.reset({ members: [{ name: "Owner", email: "owner@example.com", roles: ["owner"], invitePending: false }, ...existing] });
+    await emulator.reset({
+        members: [{ name: "Owner", email: "owner@example.com", roles: ["owner"], invitePending: false }, ...existing],
+        clusterCreateMs: 200,
+    });
     const workDir = mkdtempSync(path.join(tmpdir(), "bench-organization-"));
     try {
         const members: PreviewRun[] = [];
         const trivial: PreviewRun[] = [];
+        const hosted: PreviewRun[] = [];
+        const hostedSettings = { clients: options.clients, secrets: options.secrets };
+        const hostedUp = await preview(emulator, "hosted", hostedSettings, workDir, "up");
         for (let i = 0; i < options.repeats; i++) {
-            trivial.push(await preview(emulator, "trivial", options.members, workDir));
-            members.push(await preview(emulator, "members", options.members, workDir));
+            trivial.push(await preview(emulator, "trivial", { count: options.members }, workDir));
+            members.push(await preview(emulator, "members", { count: options.members }, workDir));
+            hosted.push(await preview(emulator, "hosted", hostedSettings, workDir));
         }
         const membersMs = median(members.map((run) => run.durationMs));
         const trivialMs = median(trivial.map((run) => run.durationMs));
@@ -108,8 +132,33 @@ export async function benchOrganization(emulator: BenchEmulator, options: Organi
                         value: 1,
                     },
                 ),
+                figure(
+                    "organization",
+                    "hosted.previewMs",
+                    `preview of 1 cluster, ${options.clients} clients, ${options.secrets} secrets, 1 allowlist (median)`,
+                    median(hosted.map((run) => run.durationMs)),
+                    "ms",
+                    null,
+                    hosted.length,
+                ),
+                figure(
+                    "organization",
+                    "hosted.previewReads",
+                    "its administration API reads per preview",
+                    Math.max(...hosted.map((run) => run.adminReads)),
+                    "requests",
+                    {
+                        op: "<=",
+                        value: 4,
+                    },
+                ),
+                figure("organization", "hosted.previewWrites", "its writes per preview", Math.max(...hosted.map((run) => run.adminWrites)), "requests", {
+                    op: "==",
+                    value: 0,
+                }),
+                figure("organization", "hosted.upMs", `up of that stack (${hostedUp.adminWrites} writes)`, hostedUp.durationMs, "ms"),
             ],
-            details: { members: n, existing: existing.length, runs: { members, trivial } },
+            details: { members: n, existing: existing.length, hosted: hostedSettings, runs: { members, trivial, hosted, hostedUp } },
         };
     } finally {
         rmSync(workDir, { recursive: true, force: true });

@@ -156,4 +156,22 @@ describe("emulator: the administration API", () => {
         token = "";
         assert.equal((await api("GET", "/members")).status, 401);
     });
+
+    it("the control API adds a cluster made elsewhere, forces its status, deletes a client and sets a secret outside any stack", async () => {
+        const control = (method: string, path: string, body?: unknown) => http(method, `${emulator().controlUrl}${path}`, body === undefined ? {} : { body });
+        const added = await control("POST", "/hosted-clusters", { name: "console-made", regionId: "region-iowa" });
+        assert.equal(added.status, 200, added.text);
+        const id = added.json.id;
+        assert.equal((await api("GET", `/clusters/${id}`)).json.status.ready, "Healthy");
+        assert.equal((await control("PUT", `/hosted-clusters/${id}/status`, { status: "Unhealthy" })).status, 200);
+        assert.equal((await api("GET", `/clusters/${id}`)).json.status.ready, "Unhealthy");
+        const client = (await api("POST", `/clusters/${id}/clients`, { clientName: "worker" })).json;
+        assert.equal((await control("DELETE", `/hosted-clusters/${id}/clients/${client.clientId}`)).status, 200);
+        const view = await control("PUT", `/hosted-clusters/${id}/secrets/API_KEY`, { value: "set-outside" });
+        assert.deepEqual(
+            view.json.map((cluster: Json) => [cluster.name, cluster.region, cluster.status, cluster.clients.length, cluster.secrets]),
+            [["console-made", "Iowa, North America (us-central1)", "Unhealthy", 0, { API_KEY: "set-outside" }]],
+        );
+        assert.equal((await control("POST", "/hosted-clusters", { name: "x", regionId: "region-mars" })).status, 400);
+    });
 });

@@ -6,6 +6,19 @@ import type { PartitionHealth } from "./gatewayApi";
 import { Call, Reply, jsonReply } from "./httpServer";
 import { RequestLogEntry } from "./requestLog";
 import { ClientCredentials, ControlError, Member, Release } from "./settings";
+import type { HostedClusterView } from "./admin/organization";
+
+/** A cluster the control API adds: names or ids of the creation parameters (default: Stable, Basic, Belgium, the channel's default generation). */
+export interface NewHostedCluster {
+    name: string;
+    channelId?: string;
+    generationId?: string;
+    planTypeId?: string;
+    regionId?: string;
+    description?: string;
+    stageLabel?: string;
+    ready?: boolean;
+}
 
 export type OutageInterface = "auth" | "admin" | "management" | "gateway";
 
@@ -44,6 +57,16 @@ export interface EmulatorControl {
     clearRequests(): void;
     /** The organization's members and pending invitations, as the administration API lists them. */
     members(): Member[];
+    /** The organization's hosted clusters with their clients (secrets included), connector secrets and allowlists. */
+    hostedClusters(): HostedClusterView[];
+    /** A cluster made outside any stack (in the web console), ready from the start unless `ready` is false; returns its id. */
+    addHostedCluster(cluster: NewHostedCluster): string;
+    /** Forces the status a cluster reports (null: its own again). */
+    setHostedClusterStatus(clusterId: string, status: string | null): void;
+    /** Deletes an API client outside any stack. */
+    removeHostedClusterClient(clusterId: string, clientId: string): void;
+    /** Sets (or with null deletes at once) a connector secret outside any stack. */
+    setConnectorSecret(clusterId: string, name: string, value: string | null): void;
     stopBroker(id: number): void;
     startBroker(id: number): void;
     /** The broker's replicas in the configuration, each installed (ACTIVE) or not; undefined when it is no member. */
@@ -100,6 +123,17 @@ async function route(control: EmulatorControl, call: Call): Promise<Reply> {
         else control.stopBroker(id);
         return jsonReply(200, control.state());
     }
+    const hosted = /^\/hosted-clusters\/([^/]+)\/(status|clients|secrets)(?:\/([^/]+))?$/.exec(path);
+    if (hosted) {
+        const [, clusterId, what, item] = hosted.map((part) => (part === undefined ? part : decodeURIComponent(part)));
+        if (what === "status" && method === "PUT")
+            control.setHostedClusterStatus(clusterId, ((readJson(call, true) as { status?: string }).status ?? null) as string | null);
+        else if (what === "clients" && method === "DELETE" && item !== undefined) control.removeHostedClusterClient(clusterId, item);
+        else if (what === "secrets" && method === "PUT" && item !== undefined)
+            control.setConnectorSecret(clusterId, item, ((readJson(call, true) as { value?: string }).value ?? null) as string | null);
+        else return jsonReply(405, { message: "Method Not Allowed" });
+        return jsonReply(200, control.hostedClusters());
+    }
     const replica = /^\/brokers\/([^/]+)\/partitions\/([^/]+)\/health$/.exec(path);
     if (replica) {
         if (method !== "PUT") return jsonReply(405, { message: "Method Not Allowed" }, { allow: "PUT" });
@@ -115,6 +149,10 @@ async function route(control: EmulatorControl, call: Call): Promise<Reply> {
             return jsonReply(200, control.requests());
         case "GET /members":
             return jsonReply(200, control.members());
+        case "GET /hosted-clusters":
+            return jsonReply(200, control.hostedClusters());
+        case "POST /hosted-clusters":
+            return jsonReply(200, { id: control.addHostedCluster(readJson(call, true) as NewHostedCluster) });
         case "DELETE /requests":
             control.clearRequests();
             return jsonReply(200, { cleared: true });

@@ -4,10 +4,12 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { createAdminApi } from "./admin/adminApi";
-import { Organization } from "./admin/organization";
+import { HostedClusterView, Organization } from "./admin/organization";
+import { HostedCluster } from "./admin/hostedCluster";
+import { PARAMETERS, channelById, generationById, refById } from "./admin/parameters";
 import { Cluster } from "./cluster";
 import { InitialLayout } from "./clusterState";
-import { EmulatorControl, OutageInterface, ResetBody, SettingsBody, createControlApi } from "./controlApi";
+import { EmulatorControl, NewHostedCluster, OutageInterface, ResetBody, SettingsBody, createControlApi } from "./controlApi";
 import { FaultSpec, FaultTable, FaultableInterface, injectedReply, parseFault } from "./faults";
 import { PARTITION_HEALTH, PartitionHealth, createGatewayApi } from "./gatewayApi";
 import { Answer, Call, Dispatcher, InterfaceListener, RESET, Reply, jsonReply } from "./httpServer";
@@ -165,6 +167,51 @@ export class PlatformEmulator implements EmulatorControl {
 
     members(): Member[] {
         return this.organization.listMembers();
+    }
+
+    hostedClusters(): HostedClusterView[] {
+        return this.organization.view(Date.now());
+    }
+
+    addHostedCluster(cluster: NewHostedCluster): string {
+        if (typeof cluster?.name !== "string" || cluster.name === "") throw new ControlError("a hosted cluster needs a name");
+        const channel = channelById(cluster.channelId ?? "channel-stable");
+        const planType = refById(PARAMETERS.clusterPlanTypes, cluster.planTypeId ?? "plan-basic");
+        const region = refById(PARAMETERS.regions, cluster.regionId ?? "region-bel");
+        if (channel === undefined || planType === undefined || region === undefined) throw new ControlError("unknown channelId, planTypeId or regionId");
+        const generation = generationById(channel, cluster.generationId ?? channel.defaultGeneration.uuid);
+        if (generation === undefined) throw new ControlError("generationId is not allowed on that channel");
+        const spec = {
+            name: cluster.name,
+            channel: { uuid: channel.uuid, name: channel.name },
+            generation,
+            planType,
+            region,
+            autoUpdate: true,
+            description: cluster.description,
+            stageLabel: cluster.stageLabel,
+        };
+        return this.organization.createCluster(spec, Date.now(), cluster.ready !== false).uuid;
+    }
+
+    setHostedClusterStatus(clusterId: string, status: string | null): void {
+        this.hostedCluster(clusterId).forcedStatus = status ?? undefined;
+    }
+
+    removeHostedClusterClient(clusterId: string, clientId: string): void {
+        if (!this.hostedCluster(clusterId).clients.delete(clientId)) throw new ControlError(`no client ${clientId}`);
+    }
+
+    setConnectorSecret(clusterId: string, name: string, value: string | null): void {
+        const cluster = this.hostedCluster(clusterId);
+        if (value === null) cluster.secrets.delete(name);
+        else cluster.secrets.set(name, value);
+    }
+
+    private hostedCluster(clusterId: string): HostedCluster {
+        const cluster = this.organization.clusters.get(clusterId);
+        if (cluster === undefined) throw new ControlError(`no hosted cluster ${clusterId}`);
+        return cluster;
     }
 
     clearRequests(): void {

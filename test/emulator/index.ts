@@ -4,7 +4,8 @@
 import { EmulatorControl } from "./controlApi";
 import { EmulatorOptions, EmulatorUrls, PlatformEmulator } from "./emulator";
 
-export type { EmulatorControl, OutageInterface, ResetBody, SettingsBody } from "./controlApi";
+export type { EmulatorControl, NewHostedCluster, OutageInterface, ResetBody, SettingsBody } from "./controlApi";
+export type { HostedClusterView } from "./admin/organization";
 export type { EmulatorOptions, EmulatorUrls } from "./emulator";
 export type { FaultSpec } from "./faults";
 export type { RequestLogEntry } from "./requestLog";

@@ -10,5 +10,5 @@ export type { CheckFailure, CheckResult, DiffResult, DynamicHostOptions, HostStr
 export type { Diagnostic, StepOp, StepRecord } from "./display";
 export { StateFile, defaultStateFile, emptyState } from "./stateFile";
 export type { PendingDelete, PendingOperation, ResourceState, StackState } from "./stateFile";
-export { SECRET_SIG, SECRET_SIG_KEY, UNKNOWN, isSecret, makeSecret, unwrapSecrets, unwrapSecretsInMap } from "./propertyValues";
+export { SECRET_SIG, SECRET_SIG_KEY, UNKNOWN, isSecret, makeSecret, maskSecrets, unwrapSecrets, unwrapSecretsInMap } from "./propertyValues";
 export type { PropertyMap, PropertyValue } from "./propertyValues";

@@ -29,6 +29,14 @@ export function unwrapSecrets(value: PropertyValue): PropertyValue {
     return value;
 }
 
+/** Every secret replaced by "[secret]", as `pulumi stack output` shows stack outputs. */
+export function maskSecrets(value: PropertyValue): PropertyValue {
+    if (isSecret(value)) return "[secret]";
+    if (Array.isArray(value)) return value.map(maskSecrets);
+    if (isObject(value)) return mapValues(value, maskSecrets);
+    return value;
+}
+
 export function unwrapSecretsInMap(map: PropertyMap): PropertyMap {
     return mapValues(map, unwrapSecrets);
 }

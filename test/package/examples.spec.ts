@@ -2,11 +2,12 @@
 // the emulator, with its credentials from stack config or the environment only; examples/pipeline's workflow
 // read as GitHub Actions would read it. (Every example is also type-checked by `npm test`, through tsconfig.json.)
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { RunningEmulator, startEmulator } from "../emulator";
-import { Command, runPulumi, RunPulumiResult, unwrapSecrets } from "../engine";
+import { Command, isSecret, runPulumi, RunPulumiResult, unwrapSecrets } from "../engine";
 import type { PropertyValue } from "../engine";
 
 const EXAMPLES = resolve(__dirname, "..", "..", "examples");
@@ -168,6 +169,62 @@ describe("examples/organization", function () {
             emulator.control.members().map((member) => member.email),
             ["ada@example.com", "linus@example.com"],
         );
+    });
+});
+
+describe("examples/hosted-cluster", function () {
+    this.timeout(120_000);
+    const paymentsApiKey = `payments-${randomBytes(8).toString("hex")}`;
+    let emulator: RunningEmulator;
+    let workDir: string;
+
+    before(async () => {
+        emulator = await startEmulator({
+            opMs: 10,
+            rateLimitBlockSeconds: 0,
+            clients: [CLIENT],
+            clusterCreateMs: 200,
+            clusterDeleteMs: 100,
+            secretDeleteLagMs: 100,
+        });
+        workDir = mkdtempSync(join(tmpdir(), "example-hosted-cluster-"));
+    });
+    after(async () => {
+        await emulator?.close();
+        rmSync(workDir, { recursive: true, force: true });
+    });
+
+    const run = (command: Command, inProcess: boolean) =>
+        runPulumi({
+            command,
+            programDir: join(EXAMPLES, "hosted-cluster"),
+            stack: "dev",
+            stateFile: join(workDir, "state.json"),
+            config: { "platform:clientId": CLIENT.clientId, "platform:oauthUrl": emulator.authUrl, "platform:baseUrl": emulator.baseUrl },
+            secrets: { "platform:clientSecret": CLIENT.clientSecret, paymentsApiKey },
+            env: { PULUMI_CONFIG_PASSPHRASE: "examples", PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens") },
+            inProcess,
+        });
+
+    it("up (the CLI's processes) makes the cluster, the worker's client (its secret exported as a secret), the connector secret and the allowlist", async () => {
+        const up = await run("up", false);
+        assert.equal(up.exitCode, 0, `${up.stdout}\n${up.stderr}`);
+        const [cluster] = emulator.control.hostedClusters();
+        assert.deepEqual([cluster.name, cluster.status, cluster.region, cluster.stageLabel], ["orders", "Healthy", "Belgium, Europe (europe-west1)", "prod"]);
+        assert.deepEqual(cluster.secrets, { PAYMENTS_API_KEY: paymentsApiKey });
+        assert.deepEqual(cluster.ipallowlist, [{ ip: "203.0.113.0/24", description: "office" }]);
+        assert.equal(unwrapSecrets(up.outputs.clusterId), cluster.id);
+        assert.ok(isSecret(up.outputs.workerClientSecret), "the worker's secret is not exported as a secret");
+        assert.equal(unwrapSecrets(up.outputs.workerClientSecret), cluster.clients[0].clientSecret);
+        const state = readFileSync(join(workDir, "state.json"), "utf8");
+        for (const secret of [CLIENT.clientSecret, paymentsApiKey, cluster.clients[0].clientSecret])
+            assert.ok(!state.includes(secret), "a secret is stored in the clear");
+    });
+
+    it("destroy removes all of it: the cluster is gone", async () => {
+        const destroy = await run("destroy", true);
+        assert.equal(destroy.exitCode, 0, `${destroy.stdout}\n${destroy.stderr}`);
+        assert.deepEqual(emulator.control.hostedClusters(), []);
     });
 });
 

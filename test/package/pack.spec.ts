@@ -221,7 +221,19 @@ describe("the packed package, installed in a consumer project", function () {
         const { stdout } = await run(process.execPath, ["-e", script], { cwd: consumer });
         const loaded = JSON.parse(stdout) as { path: string; exports: string[]; sdk: string[]; hooks: string[] };
         assert.equal(loaded.path, join(consumer, "node_modules", "pulumi-platform", "dist", "index.js"));
-        assert.deepEqual(loaded.exports, ["AdminClient", "ClusterScale", "OrganizationMember", "getMembers", "getMembersOutput"]);
+        assert.deepEqual(loaded.exports, [
+            "AdminClient",
+            "Cluster",
+            "ClusterClient",
+            "ClusterScale",
+            "ConnectorSecret",
+            "IpAllowlist",
+            "OrganizationMember",
+            "getClusterParameters",
+            "getClusterParametersOutput",
+            "getMembers",
+            "getMembersOutput",
+        ]);
         for (const name of ["AdminApiClient", "AdminClient", "ClusterClient", "GatewayClient", "TokenClient", "waitForChange", "PlatformError"]) {
             assert.ok(loaded.sdk.includes(name), `sdk.${name} is not exported`);
         }

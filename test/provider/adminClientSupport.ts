@@ -72,6 +72,10 @@ export interface RunOptions {
     config?: Record<string, string>;
     secrets?: Record<string, string>;
     env?: NodeJS.ProcessEnv;
+    /** Each line the run prints (a run in processes of its own). */
+    onLine?: (line: string) => void;
+    /** Kills the run (a run in processes of its own). */
+    signal?: AbortSignal;
 }
 
 export interface AdminRun {
@@ -110,7 +114,7 @@ export class AdminStack {
             tokenCacheDir: this.tokenCacheDir,
             passphrase: PASSPHRASE,
         };
-        const result = await runStack(stack, command, { ...options, inProcess: this.engine === "in-process" });
+        const result = await runStack(stack, command, { ...options, inProcess: this.engine === "in-process" && options.signal === undefined });
         const requests = this.emulator().control.requests();
         return {
             result,

@@ -23,6 +23,10 @@ describe("the provider entry points (a public contract)", () => {
             clusterScale: "pulumi-platform/dist/provider/clusterScale/provider",
             adminClient: "pulumi-platform/dist/provider/adminClient/provider",
             organizationMember: "pulumi-platform/dist/provider/organizationMember/provider",
+            cluster: "pulumi-platform/dist/provider/cluster/provider",
+            clusterClient: "pulumi-platform/dist/provider/clusterClient/provider",
+            connectorSecret: "pulumi-platform/dist/provider/connectorSecret/provider",
+            ipAllowlist: "pulumi-platform/dist/provider/ipAllowlist/provider",
         });
     });
 });

@@ -50,7 +50,10 @@ export function interruptedApply(lab: Lab): Section {
                 succeeded(resumed);
                 // The run was killed inside create: the resource never reached the state, only the engine's note that it was being created.
                 assert.strictEqual(resourceOf(killed), undefined);
-                assert.match(resumed.result.stderr + resumed.result.stdout, /was interrupted while creating/);
+                assert.match(
+                    resumed.result.stderr + resumed.result.stdout,
+                    /Attempting to deploy or update resources with 1 pending operations from previous deployment\.\n  \* \S+ClusterScale::cluster, interrupted while creating/,
+                );
                 assert.ok(
                     printed(resumed, `change ${changeId} (started outside this resource, or by an interrupted run) is in progress; waiting for it`),
                     resumed.result.stdout,

@@ -166,4 +166,41 @@ describe("sdk admin client", () => {
         assert.equal((await shared.listMembers()).length, 3);
         forgetSharedList();
     });
+
+    it("a create is sent again after a 429 only: a 503 leaves open whether it was made, so it is not replayed", async () => {
+        const body = { name: "orders", channelId: "channel-stable", generationId: "gen-8-8-5", planTypeId: "plan-basic", regionId: "region-bel" };
+        emulator().control.addFault({ interface: "admin", method: "POST", pathPrefix: "/clusters", count: 1, status: 429, retryAfter: "0" });
+        const id = await admin().createCluster(body);
+        assert.ok(id.length > 0);
+        emulator().control.addFault({ interface: "admin", method: "POST", pathPrefix: "/clusters", count: 1, status: 503, afterProcessing: true });
+        const unclear = await rejection(admin().createCluster(body));
+        assert.equal((unclear as { status?: number }).status, 503);
+        assert.deepEqual(
+            requestsTo(emulator(), "admin", "POST").map((entry) => entry.status),
+            [429, 200, 503],
+        );
+        // The unclear one was made: the list tells.
+        assert.equal((await admin().listClusters()).filter((cluster) => cluster.name === "orders").length, 2);
+    });
+
+    it("a connector secret's value never shows in an error, even when the server echoes it", async () => {
+        const id = await admin().createCluster({
+            name: "orders",
+            channelId: "channel-stable",
+            generationId: "gen-8-8-5",
+            planTypeId: "plan-basic",
+            regionId: "region-bel",
+        });
+        const value = "value-the-server-echoes-0123456789";
+        emulator().control.addFault({
+            interface: "admin",
+            method: "POST",
+            pathPrefix: `/clusters/${id}/secrets`,
+            count: 1,
+            status: 400,
+            body: JSON.stringify({ message: `bad value ${value}` }),
+        });
+        const error = await rejection(admin().createConnectorSecret(id, "KEY", value));
+        for (const text of [error.message, JSON.stringify(error), inspect(error, { depth: 5 })]) assert.ok(!text.includes(value.slice(0, 12)), text);
+    });
 });

@@ -2,7 +2,7 @@
 // accepted) within a number of seats, and its clusters. Every rule the reference names is here, answered as
 // AdminRefusal (status and message); the HTTP side is adminApi.ts.
 
-import { HostedCluster, ClusterSpec, ClusterTimings } from "./hostedCluster";
+import { AllowlistEntry, ApiClient, HostedCluster, ClusterSpec, ClusterTimings } from "./hostedCluster";
 import type { Member } from "../settings";
 
 /** A request the organization refuses: the status and message the API answers with. */
@@ -13,6 +13,23 @@ export class AdminRefusal extends Error {
     ) {
         super(message);
     }
+}
+
+/** A cluster as the control API shows it. */
+export interface HostedClusterView {
+    id: string;
+    name: string;
+    status: string;
+    deleting: boolean;
+    channel: string;
+    region: string;
+    planType: string;
+    generation: string;
+    description?: string;
+    stageLabel?: string;
+    clients: ApiClient[];
+    secrets: Record<string, string>;
+    ipallowlist: AllowlistEntry[];
 }
 
 export const ASSIGNABLE_ROLES = ["admin", "operationsengineer", "taskuser", "analyst", "developer", "visitor", "modeler"];
@@ -94,6 +111,25 @@ export class Organization {
     listClusters(now: number): HostedCluster[] {
         for (const [id, cluster] of this.clusters) if (cluster.isGone(now)) this.clusters.delete(id);
         return [...this.clusters.values()];
+    }
+
+    /** The clusters as tests look at them: everything the API shows, and the clients' secrets it never shows again. */
+    view(now: number): HostedClusterView[] {
+        return this.listClusters(now).map((cluster) => ({
+            id: cluster.uuid,
+            name: cluster.spec.name,
+            status: cluster.status(now),
+            deleting: cluster.isDeleting(),
+            channel: cluster.spec.channel.name,
+            region: cluster.spec.region.name,
+            planType: cluster.spec.planType.name,
+            generation: cluster.spec.generation.name,
+            description: cluster.spec.description,
+            stageLabel: cluster.spec.stageLabel,
+            clients: [...cluster.clients.values()].map((client) => ({ ...client, permissions: [...client.permissions] })),
+            secrets: Object.fromEntries(cluster.secrets),
+            ipallowlist: cluster.ipallowlist.map((entry) => ({ ...entry })),
+        }));
     }
 
     clientLimit(): number {

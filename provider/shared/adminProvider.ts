@@ -1,0 +1,70 @@
+// What every administration resource's provider shares: the stack config it resolves credentials from, the pass log
+// (what a preview says is said once, in the preview pass), the API client of a resource's credentials, lines that
+// name the resource, and failures that say what the resource was doing. Each resource's provider extends it.
+
+import type * as pulumi from "@pulumi/pulumi";
+import type { AdminApiClient } from "../../sdk/adminApiClient";
+import { type AdminCredentials, adminApiFor, retryText } from "./adminCredentials";
+import { CONFIG_NAMESPACE, StackCredentialConfig, readCredentialConfig } from "./credentials";
+import { PassLog } from "./passes";
+
+export abstract class AdminProvider {
+    protected stackConfig: StackCredentialConfig = {};
+    protected readonly passes = new PassLog();
+
+    /** The resource type as lines name it: `OrganizationMember`, `Cluster`, … */
+    protected abstract readonly typeName: string;
+
+    async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+        this.stackConfig = readCredentialConfig((name) => request.config.get(`${CONFIG_NAMESPACE}:${name}`));
+    }
+
+    /** `Cluster "orders"`: how every line and failure names the resource. */
+    protected subject(resourceName: string): string {
+        return `${this.typeName} "${resourceName}"`;
+    }
+
+    /** Provider lines reach the user unattached to any resource, so each one names its resource. */
+    protected say(resourceName: string, message: string): void {
+        console.log(`${this.subject(resourceName)}: ${message}`);
+    }
+
+    /** say in the preview pass only (the update after it decides again, silently). */
+    protected teller(resourceName: string): (resourceName: string, message: string) => void {
+        return this.passes.passOf(resourceName) === "preview" ? (name, message) => this.say(name, message) : () => undefined;
+    }
+
+    protected api(resourceName: string, credentials: AdminCredentials): AdminApiClient {
+        return adminApiFor(credentials, this.stackConfig, process.env, this.subject(resourceName), (notice) => this.say(resourceName, retryText(notice)));
+    }
+
+    /** Runs a request; its failure names the resource and what it was doing (the SDK's errors carry no secret). */
+    protected async call<T>(resourceName: string, what: string, run: () => Promise<T>, explain: (error: unknown) => string = messageOf): Promise<T> {
+        try {
+            return await run();
+        } catch (error) {
+            throw new Error(`${this.subject(resourceName)}: cannot ${what}: ${explain(error)}`);
+        }
+    }
+}
+
+export function messageOf(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+}
+
+/** True for a resource the engine checks for the first time (a create): no old inputs but the provider. */
+export function isNew(olds: Record<string, unknown>): boolean {
+    return Object.keys(olds).every((key) => key === "__provider");
+}
+
+/**
+ * The error the dynamic-provider host turns into a partial failure: the resource exists (its id and properties stay in
+ * the state, with the reason as an init error), so the next up works on it instead of creating another.
+ */
+export function partialFailure(id: string, properties: Record<string, unknown>, message: string): Error {
+    const error = new Error(message) as Error & { id: string; properties: Record<string, unknown>; reasons: string[] };
+    error.id = id;
+    error.properties = JSON.parse(JSON.stringify(properties)) as Record<string, unknown>;
+    error.reasons = [message];
+    return error;
+}
