@@ -52,7 +52,7 @@ export function interruptedApply(lab: Lab): Section {
                 assert.strictEqual(resourceOf(killed), undefined);
                 assert.match(
                     resumed.result.stderr + resumed.result.stdout,
-                    /Attempting to deploy or update resources with 1 pending operations from previous deployment\.\n  \* \S+ClusterScale::cluster, interrupted while creating/,
+                    /Attempting to deploy or update resources with 1 pending operations from previous deployment\.\n {2}\* \S+ClusterScale::cluster, interrupted while creating/,
                 );
                 assert.ok(
                     printed(resumed, `change ${changeId} (started outside this resource, or by an interrupted run) is in progress; waiting for it`),
