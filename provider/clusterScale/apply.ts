@@ -42,6 +42,7 @@ import { type ClusterScaleOutputs, type KnownChange, inFlightOutputs, outputsFro
 import { fingerprintOf, leftTheirLayout, runsKnownPlan } from "./ownership";
 import { recordedIntent } from "./replicas";
 import { type LayoutFacts, type Ownership, decideLayoutStep } from "./layoutDecision";
+import { staleRecord } from "./staleRecord";
 import { type PlanOutcome, messageOf, planChange, removedBrokers, snapshotOf } from "./request";
 
 /** Apply-time rounds of "wait for the pending change, plan, send": a guard against a cluster that never settles. */
@@ -236,6 +237,8 @@ export async function applyLayout(
         if (planned?.kind !== "planned") continue;
         intended ??= planned.live.mostReplicas > 0 ? planned.live.mostReplicas : undefined;
         if (next.kind === "record" && state !== undefined) {
+            const stale = olds === undefined ? [] : staleRecord(olds, state.brokers, desired);
+            if (stale.length > 0) say(name, `the state recorded another layout (${stale.join("; ")}): recording the live one`);
             say(name, `the cluster has the requested layout (${describeLayout(state)}); nothing to send`);
             return outputsFrom(settings, state, leftTheirLayout([inFlight, waited, recorded], state), intended);
         }

@@ -24,14 +24,16 @@ export interface DiffFacts {
     inFlight?: boolean;
     /** The brokers' StatefulSet still has steps besides the layout change (replicas to move, claims to delete). */
     workloadPending?: boolean;
+    /** The outputs record another layout than the cluster has (a change that ended after its up was killed): up records it. */
+    staleRecord?: boolean;
     /** Absent when an input that decides the layout or the route is not known yet (nothing could be asked). */
     cluster?: ClusterView;
 }
 
 export function decideDiff(facts: DiffFacts): DiffDecision {
     const changing = (removesBrokers: boolean): DiffDecision => (facts.force && removesBrokers ? "replace" : "update");
-    // Something to record even when the layout is there: new settings, or how a change left in flight ended.
-    const toRecord = facts.changedSettings.length > 0 || facts.inFlight === true || facts.workloadPending === true;
+    // Something to record even when the layout is there: new settings, how a change left in flight ended, the live layout.
+    const toRecord = facts.changedSettings.length > 0 || facts.inFlight === true || facts.workloadPending === true || facts.staleRecord === true;
     const view = facts.cluster;
     if (view === undefined) return facts.force ? "replace" : "update";
     switch (view.kind) {

@@ -35,6 +35,7 @@ import {
     withCredentials,
 } from "./outputs";
 import { type ClusterView, decideDiff, diffResult } from "./decision";
+import { staleLine, staleRecord } from "./staleRecord";
 import { driftLine, driftOf } from "./drift";
 import { PassLog } from "../shared/passes";
 import { type KubernetesRouteInput, describeRoute } from "../shared/kubernetesRouteInput";
@@ -127,7 +128,9 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             const deleteVolumes = inputs.kubernetes?.volumesOfRemovedBrokers === "delete";
             workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, deleteVolumes)).pending;
         };
-        const decided = (cluster: ClusterView) => decideDiff({ force: desired.force, changedSettings: changed, inFlight, workloadPending, cluster });
+        let stale: string[] = [];
+        const decided = (cluster: ClusterView) =>
+            decideDiff({ force: desired.force, changedSettings: changed, inFlight, workloadPending, staleRecord: stale.length > 0, cluster });
 
         switch (outcome.kind) {
             case "rejected":
@@ -147,6 +150,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
             }
             case "planned": {
                 const shortfall = shortfallLine(desired, outcome);
+                stale = staleRecord(olds, outcome.plan.currentTopology, desired);
                 if (outcome.empty) await showRollout(outcome.plan);
                 const decision = decided({ kind: "planned", empty: outcome.empty, removesBrokers: removes(outcome.live) });
                 if (outcome.empty) {
@@ -155,6 +159,8 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                         tell(name, `settings changed (${changed.join(", ")}); the cluster already has this layout, nothing will be sent to it`);
                     } else if (inFlight) {
                         tell(name, `change ${olds.changeId} is recorded as in progress (an earlier up timed out); up will record how it ended`);
+                    } else if (stale.length > 0) {
+                        tell(name, staleLine(stale));
                     }
                     return diffResult(decision, brokerField);
                 }

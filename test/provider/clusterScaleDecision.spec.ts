@@ -22,6 +22,11 @@ const TABLE: { title: string; facts: DiffFacts; decision: DiffDecision }[] = [
         facts: { force: false, changedSettings: [], inFlight: true, cluster: { kind: "unreachable", differs: false, removesBrokers: false } },
         decision: "update",
     },
+    {
+        title: "soak: a killed up whose change completed before the next up (the plan is empty, the state records the old layout)",
+        facts: { force: false, changedSettings: [], staleRecord: true, cluster: planned(true) },
+        decision: "update",
+    },
     { title: "the plan changes something", facts: { force: false, changedSettings: [], cluster: planned(false) }, decision: "update" },
     { title: "a removal without force", facts: { force: false, changedSettings: [], cluster: planned(false, true) }, decision: "update" },
     { title: "a force removal", facts: { force: true, changedSettings: [], cluster: planned(false, true) }, decision: "replace" },
