@@ -55,7 +55,7 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
                     ...layoutLines(outcome.plan.currentTopology).map((line) => `  ${line}`),
                 ]);
             } else {
-                const refusal = await previewLiveness(say, name, desired, outcome, gateway);
+                const refusal = await previewLiveness(say, name, desired, outcome, gateway, statefulSet !== undefined);
                 if (refusal !== undefined) return { property: "force", reason: refusal };
                 sayLines(planLines(name, outcome.plan, "up will apply"));
             }
@@ -76,7 +76,8 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
 
 /**
  * Preview's look at which brokers run, for a plan that changes something: the refusal of a force removal of a
- * running broker; for a change without force, the lines saying which brokers it needs are down or not started.
+ * running broker; for a change without force, the lines saying which brokers it needs are down or not started. With
+ * the brokers' StatefulSet (`startsPods`) up starts the new brokers itself before the change: its own line says so.
  */
 export async function previewLiveness(
     tell: Say,
@@ -84,6 +85,7 @@ export async function previewLiveness(
     desired: DesiredLayout,
     outcome: Planned,
     gateway: GatewayClient | undefined,
+    startsPods: boolean,
 ): Promise<string | undefined> {
     const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
     const health = healthNote(liveness);
@@ -98,7 +100,7 @@ export async function previewLiveness(
     const refusal = downRefusal(state);
     if (refusal !== undefined) tell(name, `up will refuse this change until every broker it needs runs: ${refusal}`);
     const waiting = notStartedNote(state);
-    if (waiting !== undefined) tell(name, waiting);
+    if (waiting !== undefined && !startsPods) tell(name, waiting);
     return undefined;
 }
 

@@ -165,7 +165,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                     return diffResult(decision, brokerField);
                 }
                 // The update refuses (or notes) the same itself, right before it sends.
-                const refusal = preview ? await previewLiveness(tell, name, desired, outcome, gateway) : undefined;
+                const refusal = preview ? await previewLiveness(tell, name, desired, outcome, gateway, statefulSet !== undefined) : undefined;
                 if (refusal !== undefined) throw new Error(`${subject(name)}: force: ${refusal}`);
                 if (decision === "replace") {
                     // The engine checks the replacement as a new resource right after this, and that check prints the plan.

@@ -55,6 +55,8 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
             ),
             preview.result.stdout,
         );
+        // Up starts the new brokers itself: no line may say the change waits for them to start.
+        assert.ok(!printed(preview, "not running yet"), preview.result.stdout);
         assert.strictEqual(replicas(), 3, "preview changed the StatefulSet");
         assert.deepStrictEqual(mutating(preview.requests), []);
 
