@@ -101,6 +101,8 @@ export class BrokerWorkloads {
     readonly neverStarting = new Map<number, { reason: string; message: string }>();
     /** Ordinals whose pods the controller cannot create (a ResourceQuota on pods is exhausted, say). */
     readonly neverCreated = new Set<number>();
+    /** Ordinals whose containers crashed for good (CrashLoopBackOff): their brokers are down until the pod is removed. */
+    private readonly crashed = new Set<number>();
     /** Other managers that also own `spec.replicas` (shown in managedFields). */
     readonly otherReplicaManagers: FieldManager[] = [];
     /** The field managers of the replica writes through /scale. */
@@ -230,6 +232,44 @@ export class BrokerWorkloads {
         return "ok";
     }
 
+    // ---- what happens to pods from outside (a user, a node, the application) ----
+
+    /** A pod deleted by someone (kubectl delete pod): its broker stops; the controller creates the pod again. */
+    deletePod(ordinal: number): boolean {
+        const pod = this.pods.get(ordinal);
+        if (pod === undefined || pod.deletingSince !== undefined) return false;
+        clearTimeout(pod.timer);
+        pod.deletingSince = Date.now();
+        this.host.stopBroker(ordinal);
+        this.changed(pod);
+        pod.timer = setTimeout(() => this.removePod(pod), this.options.terminationMs);
+        return true;
+    }
+
+    /** The container restarts: its broker stops at once and starts again after the start time. */
+    restartContainer(ordinal: number): boolean {
+        const pod = this.pods.get(ordinal);
+        if (pod === undefined || pod.deletingSince !== undefined || pod.container.state !== "running") return false;
+        clearTimeout(pod.timer);
+        this.host.stopBroker(ordinal);
+        pod.container = { state: "creating" };
+        this.changed(pod);
+        pod.timer = setTimeout(() => this.startContainer(pod), this.options.startMs);
+        return true;
+    }
+
+    /** The container crashes for good (CrashLoopBackOff): its broker stays down until its pod is removed. */
+    crash(ordinal: number): boolean {
+        const pod = this.pods.get(ordinal);
+        if (pod === undefined || pod.deletingSince !== undefined) return false;
+        clearTimeout(pod.timer);
+        this.crashed.add(ordinal);
+        this.host.stopBroker(ordinal);
+        pod.container = { state: "waiting", reason: "CrashLoopBackOff", message: "back-off 5m0s restarting failed container=zeebe" };
+        this.changed(pod);
+        return true;
+    }
+
     // ---- pods ----
 
     podList(): object[] {
@@ -335,7 +375,7 @@ export class BrokerWorkloads {
     }
 
     private startContainer(pod: PodState): void {
-        if (this.pods.get(pod.ordinal) !== pod || pod.deletingSince !== undefined) return;
+        if (this.pods.get(pod.ordinal) !== pod || pod.deletingSince !== undefined || this.crashed.has(pod.ordinal)) return;
         const failure = this.neverStarting.get(pod.ordinal);
         if (failure) {
             pod.container = { state: "waiting", ...failure };
@@ -359,6 +399,7 @@ export class BrokerWorkloads {
     private removePod(pod: PodState): void {
         if (this.pods.get(pod.ordinal) !== pod) return;
         this.pods.delete(pod.ordinal);
+        this.crashed.delete(pod.ordinal);
         pod.resourceVersion = this.bump();
         this.emit("Pod", "DELETED", this.podJson(pod));
         const claim = this.claims.get(this.claimName(pod.ordinal));

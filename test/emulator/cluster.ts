@@ -33,6 +33,8 @@ export class Cluster implements ExecutionHost {
     private readonly healthOverrides = new Map<string, PartitionHealth>();
     /** Called whenever an operation completes or a change ends: the Kubernetes stand-in's pods follow their brokers. */
     private readonly listeners = new Set<() => void>();
+    /** Changes accepted since the last reset (whatever their answer then became, a fault's included). */
+    acceptedChanges = 0;
 
     constructor(
         layout: InitialLayout,
@@ -49,6 +51,7 @@ export class Cluster implements ExecutionHost {
         this.running = new Set(running);
         this.stuckReason = undefined;
         this.healthOverrides.clear();
+        this.acceptedChanges = 0;
     }
 
     close(): void {
@@ -120,6 +123,7 @@ export class Cluster implements ExecutionHost {
             return { accepted: { changeId: this.config.version + 1, current, operations, expected: simulation.expected } };
         }
         this.config.version += 1;
+        this.acceptedChanges += 1;
         this.config.pendingChange = { id: this.config.version, startedAt: now, completed: [], pending: [...operations] };
         this.stuckReason = undefined;
         this.executor.kick();

@@ -283,6 +283,7 @@ export class PlatformEmulator implements EmulatorControl {
             ...(this.cluster.stuckReason !== undefined && { stuckReason: this.cluster.stuckReason }),
             routing,
             running: this.cluster.runningBrokers(),
+            acceptedChanges: this.cluster.acceptedChanges,
             settings: this.settings(),
             faults: this.faults.pending(),
             rateLimitedAddresses: this.limiter.blocked(Date.now()),

@@ -39,9 +39,14 @@ interface WorkloadCall {
     scale: boolean;
 }
 
+/** What the next writes of the scale subresource meet: a 503 before or after the replicas were set, or a reset connection. */
+export type ScaleWriteFault = "503" | "reset" | "503-after-applying";
+
 export class WorkloadApi {
     /** The next scale read is followed by another writer's update (the caller's write then conflicts once). */
     concurrentWriterOnce = false;
+    /** Taken one per write of the scale subresource, in order. */
+    readonly scaleWriteFaults: ScaleWriteFault[] = [];
 
     constructor(private readonly workloads: BrokerWorkloads) {}
 
@@ -112,6 +117,9 @@ export class WorkloadApi {
             return;
         }
         if (method !== "PUT" && method !== "PATCH") return notAllowed(response);
+        const fault = this.scaleWriteFaults.shift();
+        if (fault === "reset") return void response.socket?.destroy();
+        if (fault === "503") return status(response, 503, "ServiceUnavailable", "the server is currently unable to handle the request");
         let parsed: unknown;
         try {
             parsed = JSON.parse(body.toString("utf8"));
@@ -133,6 +141,7 @@ export class WorkloadApi {
             const message = `Operation cannot be fulfilled on statefulsets.apps "${name}": the object has been modified; please apply your changes to the latest version and try again`;
             return status(response, 409, "Conflict", message, { name, group: "apps", kind: "statefulsets" });
         }
+        if (fault === "503-after-applying") return status(response, 503, "ServiceUnavailable", "the server is currently unable to handle the request");
         json(response, 200, this.workloads.scale());
     }
 
