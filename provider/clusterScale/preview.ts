@@ -2,7 +2,7 @@
 // what a plan needs of the running brokers, the partitions that run below the intended replication factor, and
 // the rules of a preview that cannot reach the cluster.
 
-import { previewRollout } from "./rolloutPreview";
+import { previewRollout } from "./kubernetes/statefulSetPreview";
 import { type GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { type Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
@@ -19,12 +19,10 @@ import {
 import { type Say, count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
 import { type ClusterScaleOutputs } from "./outputs";
 import { underReplicated } from "./replicas";
-import { type LiveSnapshot, type PlanOutcome, intendedReplicationFactor, messageOf, planChange, removedBrokers } from "./request";
+import { type LiveSnapshot, type Planned, intendedReplicationFactor, messageOf, planChange, removedBrokers } from "./request";
 
 /** Preview must never hang: one attempt per request, short time limit. */
 export const PREVIEW_TIMEOUT_MS = 10_000;
-
-export type Planned = Extract<PlanOutcome, { kind: "planned" }>;
 
 /** The first preview of a resource not in state: the one dry run create would send, printed as a plan. */
 export async function previewNew(inputs: ClusterScaleInputs, openClients: () => Promise<Clients>): Promise<{ property: string; reason: string } | undefined> {

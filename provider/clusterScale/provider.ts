@@ -41,9 +41,8 @@ import { PassLog } from "../shared/passes";
 import { type KubernetesRouteInput, describeRoute } from "../shared/kubernetesRouteInput";
 import { recordedIntent } from "./replicas";
 import { type LiveSnapshot, messageOf, planChange, removedBrokers, snapshotOf } from "./request";
-import { applyLayout } from "./apply";
-import { rollOutLayout } from "./rollout";
-import { previewRollout } from "./rolloutPreview";
+import { reconcile } from "./reconcile";
+import { previewRollout } from "./kubernetes/statefulSetPreview";
 import { type Say, interruptedNote, pendingText, planLines, quiet, say, sayLines, subject } from "./messages";
 import { leftTheirLayout } from "./ownership";
 import { PREVIEW_TIMEOUT_MS, differsFromRecorded, previewLiveness, previewNew, previewRequiresCluster, requiredClusterReason, shortfallLine } from "./preview";
@@ -186,13 +185,13 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     async create(news: Raw): Promise<pulumi.dynamic.CreateResult<ClusterScaleOutputs>> {
         const inputs = checkedInputs(news);
         const id = clusterIdOf(inputs);
-        const outs = withCredentials(await apply(await this.clients(inputs), id, inputs, undefined, news.__provider), inputs);
+        const outs = withCredentials(await reconcile(await this.clients(inputs), id, inputs, undefined, news.__provider), inputs);
         return { id, outs };
     }
 
     async update(id: string, olds: ClusterScaleOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterScaleOutputs>> {
         const inputs = checkedInputs(news);
-        return { outs: withCredentials(await apply(await this.clients(inputs), id, inputs, olds, news.__provider), inputs) };
+        return { outs: withCredentials(await reconcile(await this.clients(inputs), id, inputs, olds, news.__provider), inputs) };
     }
 
     async read(id: string, props?: ClusterScaleOutputs): Promise<pulumi.dynamic.ReadResult<ClusterScaleOutputs>> {
@@ -258,20 +257,6 @@ export const clusterScaleProvider = new ClusterScaleProvider();
 
 /** The entry point the serialized shim requires (ENTRY_POINTS.clusterScale): a public contract, keep the name. */
 export const provider = clusterScaleProvider;
-
-/** The layout applied, with the brokers' pods started before and stopped after it when their StatefulSet is named. */
-function apply(
-    clients: Clients,
-    id: string,
-    inputs: ClusterScaleInputs,
-    olds: ClusterScaleOutputs | undefined,
-    provider: unknown,
-): Promise<ClusterScaleOutputs> {
-    const { statefulSet } = clients;
-    return statefulSet === undefined
-        ? applyLayout(clients, id, inputs, olds, provider)
-        : rollOutLayout({ ...clients, statefulSet }, id, inputs, olds, provider);
-}
 
 /** diff, create and update get back exactly what check returned (plus __provider): the checked inputs. */
 function checkedInputs(news: Raw): ClusterScaleInputs {

@@ -33,6 +33,9 @@ export type PlanOutcome =
     /** No answer that decides anything (connection refused, timeout, 502/503/504, 429). */
     | { kind: "unreachable"; reason: string };
 
+/** A dry run that planned. */
+export type Planned = Extract<PlanOutcome, { kind: "planned" }>;
+
 /**
  * The layout to ask for against `live`. It names the replication factor the resource intends (never left to the
  * server's implicit minimum); the SDK leaves it out of a force removal, which the server refuses with one.

@@ -4,7 +4,18 @@
 // (resolveApiServer). A refusal of the API server keeps its own message, which names the verb and the resource RBAC
 // must allow.
 
-import { decodeJsonBody, errorFromResponse, HttpMethod, HttpResponse, joinUrl, send, sendWithRetry } from "../http/request";
+import {
+    decodeJsonBody,
+    errorFromResponse,
+    exponentialDelay,
+    HttpMethod,
+    HttpResponse,
+    isTransientError,
+    joinUrl,
+    send,
+    sendWithRetry,
+    sleep,
+} from "../http/request";
 import { type ApiServerAccess, resolveApiServer } from "../http/kubernetesRoute";
 import { type ConnectionSettings, dispatcherFor } from "../http/transport";
 import { undici } from "../http/undici";
@@ -48,6 +59,9 @@ export interface ScaleView {
 }
 
 const MAX_CONFLICT_RETRIES = 5;
+/** Scale writes in a row whose answer was lost or refused for now. */
+const MAX_UNCLEAR_WRITES = 4;
+const TRANSIENT_STATUSES = [429, 502, 503, 504];
 /** The field manager of the replica writes, as managedFields then name it. */
 export const FIELD_MANAGER = "pulumi-platform";
 
@@ -107,11 +121,14 @@ export class BrokerStatefulSet {
     }
 
     /**
-     * Sets the replica count through /scale with the resourceVersion just read; a 409 (someone else wrote in between) is
-     * read again and retried. Returns the count it replaced (unchanged when it was already `replicas`).
+     * Sets the replica count through /scale with the resourceVersion just read. A 409 (someone else wrote in between) is
+     * read again and retried; so is a write whose answer was lost or refused for now (a reset, a timeout, 429, 502-504):
+     * the write names the resourceVersion it read, so one that took effect after all answers 409 when sent again, and the
+     * read before it shows the count already set. Returns the count it replaced (unchanged when it was already `replicas`).
      */
     async scaleTo(replicas: number, signal?: AbortSignal): Promise<{ previous: number; conflicts: number }> {
-        for (let conflicts = 0; ; conflicts++) {
+        let unclear = 0;
+        for (let conflicts = 0; ;) {
             const current = await this.readScale(signal);
             if (current.replicas === replicas) return { previous: current.replicas, conflicts };
             const body = {
@@ -120,9 +137,26 @@ export class BrokerStatefulSet {
                 metadata: { name: this.ref.statefulSet, namespace: this.ref.namespace, resourceVersion: current.resourceVersion },
                 spec: { replicas },
             };
-            const res = await this.call("PUT", `${this.appsPath}/scale`, { json: body, query: { fieldManager: FIELD_MANAGER }, signal, allow: [409] });
-            if (res.status !== 409) return { previous: current.replicas, conflicts };
-            if (conflicts >= MAX_CONFLICT_RETRIES) throw errorFromResponse(res);
+            let res: HttpResponse;
+            try {
+                res = await this.call("PUT", `${this.appsPath}/scale`, {
+                    json: body,
+                    query: { fieldManager: FIELD_MANAGER },
+                    signal,
+                    allow: [409, ...TRANSIENT_STATUSES],
+                });
+            } catch (error) {
+                if (!isTransientError(error) || ++unclear > MAX_UNCLEAR_WRITES) throw error;
+                await sleep(exponentialDelay(unclear, 200, 2_000), signal);
+                continue;
+            }
+            if (res.status === 409) {
+                if (++conflicts > MAX_CONFLICT_RETRIES) throw errorFromResponse(res);
+                continue;
+            }
+            if (!TRANSIENT_STATUSES.includes(res.status)) return { previous: current.replicas, conflicts };
+            if (++unclear > MAX_UNCLEAR_WRITES) throw errorFromResponse(res);
+            await sleep(exponentialDelay(unclear, 200, 2_000), signal);
         }
     }
 
@@ -159,6 +193,27 @@ export class BrokerStatefulSet {
         );
         const present = new Set(list.items.filter((claim) => claim.metadata.deletionTimestamp === undefined).map((claim) => claim.metadata.name));
         return names.filter((name) => present.has(name));
+    }
+
+    /**
+     * The claims of these templates whose ordinal is `fromOrdinal` or higher (`<template>-<statefulSet>-<ordinal>`), that
+     * exist and are not being deleted: those of brokers beyond a replica count. Sorted by template, then ordinal.
+     */
+    async claimsFrom(templates: readonly string[], fromOrdinal: number, signal?: AbortSignal): Promise<string[]> {
+        const list = decodeJsonBody(
+            await this.call("GET", `${this.corePath}/persistentvolumeclaims`, { signal }),
+            decoder("PersistentVolumeClaimList", listSchema(claimSchema)),
+        );
+        const found: { template: number; ordinal: number; name: string }[] = [];
+        for (const claim of list.items) {
+            if (claim.metadata.deletionTimestamp !== undefined) continue;
+            templates.forEach((template, index) => {
+                const prefix = `${template}-${this.ref.statefulSet}-`;
+                const rest = claim.metadata.name.startsWith(prefix) ? claim.metadata.name.slice(prefix.length) : "";
+                if (/^\d+$/.test(rest) && Number(rest) >= fromOrdinal) found.push({ template: index, ordinal: Number(rest), name: claim.metadata.name });
+            });
+        }
+        return found.sort((a, b) => a.template - b.template || a.ordinal - b.ordinal).map((claim) => claim.name);
     }
 
     /** Deletes a claim; one that is already gone counts as deleted. */

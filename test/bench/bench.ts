@@ -13,6 +13,7 @@ import { TRIVIAL, adminClientHosted, clusterScaleColdStartCases, clusterScaleUna
 import { benchPreviewCost } from "./previewCost";
 import { DEFAULT_ORGANIZATION, OrganizationOptions, benchOrganization } from "./organization";
 import { DEFAULT_ROLLOUT, RolloutLagOptions, benchRolloutLag } from "./rolloutLag";
+import { DEFAULT_SOAK, SoakBenchOptions, benchSoak } from "./soak";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
 import { DEFAULT_TOKENS, TokenOptions, benchTokens } from "./tokens";
@@ -29,9 +30,10 @@ export interface BenchOptions {
     previewDiffs: number;
     rollout: RolloutLagOptions;
     organization: OrganizationOptions;
+    soak: SoakBenchOptions;
 }
 
-export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state", "rolloutLag", "organization"];
+export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state", "rolloutLag", "organization", "soak"];
 
 /** The full run: about 3 minutes on 2 cores. */
 export const FULL_OPTIONS: BenchOptions = {
@@ -44,6 +46,7 @@ export const FULL_OPTIONS: BenchOptions = {
     previewDiffs: 20,
     rollout: DEFAULT_ROLLOUT,
     organization: DEFAULT_ORGANIZATION,
+    soak: DEFAULT_SOAK,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
@@ -57,6 +60,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     previewDiffs: 2,
     rollout: { repeats: 1 },
     organization: { members: 3, clients: 2, secrets: 2, repeats: 1 },
+    soak: { seed: 3, steps: 2 },
 };
 
 type Progress = (line: string) => void;
@@ -104,6 +108,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
         state: async () => record("state", await benchState(emulator, options.state)),
         rolloutLag: async () => record("rolloutLag", await benchRolloutLag(options.rollout)),
         organization: async () => record("organization", await benchOrganization(emulator, options.organization)),
+        soak: async () => record("soak", await benchSoak(options.soak)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

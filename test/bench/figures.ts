@@ -24,7 +24,7 @@ export interface Figure {
     samples?: number;
 }
 
-export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag" | "organization";
+export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag" | "organization" | "soak";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -35,6 +35,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     state: "6. State size and host memory",
     rolloutLag: "7. Kubernetes: pods and layout change in order",
     organization: "8. Organization as code",
+    soak: "9. Soak: random layouts and faults",
 };
 
 /** What one benchmark section returns. */

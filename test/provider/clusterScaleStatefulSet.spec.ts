@@ -107,6 +107,44 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.ok(printed(again, "claim data-platform-zeebe-3 exists although its pod does not"), again.result.stdout);
     });
 
+    it("soak: an up killed while the removed pods stop, a refresh, then the resume: the claims of the brokers the layout leaves out go", async () => {
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        const kill = new AbortController();
+        const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
+        const killed = await fixture.run("up", args, {
+            config: NO_URL,
+            signal: kill.signal,
+            onLine: (line) => line.includes("stop; the layout no longer names them") && kill.abort(),
+        });
+        assert.strictEqual(killed.result.exitCode, 128 + 9, "the run was not killed");
+        succeeded(await fixture.run("refresh", args, { config: NO_URL }));
+        const preview = await fixture.run("preview", args, { config: NO_URL });
+        succeeded(preview);
+        assert.ok(printed(preview, "data-platform-zeebe-3", "are deleted (volumesOfRemovedBrokers: delete)"), preview.result.stdout);
+        const resumed = await fixture.run("up", args, { config: NO_URL });
+        succeeded(resumed);
+        assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2"]);
+        assert.deepStrictEqual(mutating(resumed.requests), [], "the resume sent a second layout change");
+        assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
+    it("with volumesOfRemovedBrokers delete, claims an earlier up retained go too, and preview names them", async () => {
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        assert.ok(claimNames().includes("data-platform-zeebe-4"));
+        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        succeeded(preview);
+        assert.strictEqual(preview.result.steps.find((step) => step.name === "cluster")?.op, "update");
+        assert.ok(
+            printed(preview, "claims data-platform-zeebe-4 of brokers the layout leaves out are deleted (volumesOfRemovedBrokers: delete)"),
+            preview.result.stdout,
+        );
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        succeeded(up);
+        assert.ok(!claimNames().includes("data-platform-zeebe-4"));
+        assert.deepStrictEqual(mutating(up.requests), []);
+    });
+
     it("with podManagementPolicy OrderedReady, adding two brokers is refused at preview (pod 4 would wait forever for broker 3); one at a time works", async () => {
         await pods.stop();
         await usePods({ podManagementPolicy: "OrderedReady" });

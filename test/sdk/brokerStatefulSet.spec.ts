@@ -50,6 +50,24 @@ describe("sdk: the brokers' StatefulSet through the Kubernetes API server", func
         assert.deepStrictEqual(await client.scaleTo(4), { previous: 4, conflicts: 0 }, "an unchanged count is not written");
     });
 
+    it("a scale write whose answer was lost or refused for now (503, a reset, 503 after applying) is read again and retried; it takes effect once", async () => {
+        for (const [fault, to] of [
+            ["503", 4],
+            ["reset", 5],
+            ["503-after-applying", 6],
+        ] as const) {
+            pods.server.workloadApi!.scaleWriteFaults.push(fault);
+            const writesBefore = pods.workloads.replicaWrites.length;
+            await client.scaleTo(to);
+            assert.strictEqual((await client.readScale()).replicas, to, fault);
+            assert.deepStrictEqual(
+                pods.workloads.replicaWrites.slice(writesBefore).map((write) => write.replicas),
+                [to],
+                `${fault}: the count was written more than once`,
+            );
+        }
+    });
+
     it("waits with a watch until the new pod's container started (a broker that is no member yet is not Ready), then until it is gone", async () => {
         const { podSelector } = await client.read();
         await client.scaleTo(4);

@@ -1,14 +1,14 @@
 // Preview's part of a StatefulSet's brokers (kubernetes.statefulSet): which way replicas move and when (before the
 // layout change, or once it completed), which pods start or stop, which claims would be deleted, a leftover claim a new
 // broker would start on, another manager of spec.replicas, and the refusals up would meet before changing anything
-// (decided by rolloutDecision.ts, as up decides them). It only reads.
+// (decided by reconcileDecision.ts, as up decides them). It only reads.
 
-import { type BrokerStatefulSet, FIELD_MANAGER } from "../../sdk/kubernetes/brokerStatefulSet";
-import type { BrokerState } from "../../sdk/schemas";
-import { type Say, subject } from "./messages";
-import type { PodView } from "../../sdk/kubernetes/podView";
-import { PERMISSIONS, claimsOf, kubernetesFailure, podList, refusalText, workloadFacts } from "./rollout";
-import { decideRolloutStep, isRefusal, replicasFor } from "./rolloutDecision";
+import { type BrokerStatefulSet, FIELD_MANAGER } from "../../../sdk/kubernetes/brokerStatefulSet";
+import type { BrokerState } from "../../../sdk/schemas";
+import { type Say, subject } from "../messages";
+import type { PodView } from "../../../sdk/kubernetes/podView";
+import { PERMISSIONS, claimsOf, kubernetesFailure, podList, refusalText, workloadFacts } from "./statefulSetSteps";
+import { decideNext, isWorkloadRefusal, replicasFor } from "../reconcileDecision";
 
 export interface RolloutPreview {
     /** Steps remain besides the layout change (replicas to move, claims to delete): an update even with an empty plan. */
@@ -34,17 +34,23 @@ export async function previewRollout(
     }
     const podNames = new Set(pods.map((pod) => pod.name));
     const members = current.filter((broker) => broker.state !== "LEFT");
-    // The refusals up would meet before changing anything, decided as up decides them.
-    const first = decideRolloutStep({
-        ...workloadFacts(view, pods),
+    // The refusals up would meet before changing anything, decided as up decides them: a round that finds the cluster
+    // idle with changes to send.
+    const first = decideNext({
+        round: 1,
+        maxRounds: 1,
+        force: false,
         desired,
-        members: members.map((broker) => broker.id),
+        read: { ok: true, members: members.map((broker) => broker.id) },
+        planned: "changes",
+        unclearSends: 0,
+        maxUnclearSends: 1,
         layoutApplied: false,
-        claimsToDelete: [],
+        workload: workloadFacts(view, pods),
     });
-    if (isRefusal(first)) {
+    if (isWorkloadRefusal(first)) {
         const losing =
-            first.kind !== "refuse"
+            first.kind !== "refuseStopping"
                 ? ""
                 : `; partitions that would lose replicas: ${members
                       .filter((broker) => first.stopping.includes(broker.id))
@@ -82,11 +88,15 @@ export async function previewRollout(
         }
         return { pending: true };
     }
+    // With "delete", every claim of a broker the layout leaves out goes: those of the pods that stop, and those an earlier
+    // up left (retained then, or left by an up that was interrupted before it deleted them).
+    const claims = deleteVolumes ? await existingBeyond(statefulSet, view.claimTemplates, needed) : [];
     if (view.replicas > needed) {
         const removed = range(needed, view.replicas);
-        const claims = claimsOf(statefulSet, view, removed);
         const volumes = deleteVolumes
-            ? `claims ${claims.join(", ")} are deleted (volumesOfRemovedBrokers: delete)`
+            ? claims.length === 0
+                ? "they have no claims to delete"
+                : `claims ${claims.join(", ")} are deleted (volumesOfRemovedBrokers: delete)`
             : `their claims are kept (volumesOfRemovedBrokers: retain)`;
         tell(
             name,
@@ -94,7 +104,19 @@ export async function previewRollout(
         );
         return { pending: true };
     }
+    if (claims.length > 0) {
+        tell(name, `claims ${claims.join(", ")} of brokers the layout leaves out are deleted (volumesOfRemovedBrokers: delete)`);
+        return { pending: true };
+    }
     return { pending: false };
+}
+
+async function existingBeyond(statefulSet: BrokerStatefulSet, templates: readonly string[], needed: number): Promise<string[]> {
+    try {
+        return await statefulSet.claimsFrom(templates, needed);
+    } catch {
+        return []; // up lists them again, and says so when it cannot
+    }
 }
 
 async function existing(statefulSet: BrokerStatefulSet, names: string[]): Promise<string[]> {

@@ -1,20 +1,13 @@
-// create and update when the brokers run in a StatefulSet (kubernetes.statefulSet): observe the StatefulSet, its pods
-// and claims, decide the next step (rolloutDecision.ts), act, and observe again. The layout change itself is
-// applyLayout's (plan, send once, wait, resume). Every refusal and every failure before the layout change leaves the
-// cluster's layout untouched; a layout change that does not complete never lowers replicas.
+// The brokers' StatefulSet (kubernetes.statefulSet) as reconcile.ts observes and changes it: what a round reads of
+// it, raising and lowering replicas, waiting for pods (a watch), deleting claims, and the words of its refusals and
+// failures, each naming the RBAC permission a refusal of the API server is about.
 
-import type { ClusterClient } from "../../sdk/cluster/clusterClient";
-import { PlatformError, PodWaitTimeoutError } from "../../sdk/errors";
-import type { BrokerStatefulSet, StatefulSetView } from "../../sdk/kubernetes/brokerStatefulSet";
-import type { PodView } from "../../sdk/kubernetes/podView";
-import { applyLayout } from "./apply";
-import type { Clients } from "./clients";
-import { type ClusterScaleInputs, desiredLayout } from "./inputs";
-import { count, say, subject } from "./messages";
-import type { ClusterScaleOutputs } from "./outputs";
-import { recordedIntent } from "./replicas";
-import { messageOf, snapshotOf } from "./request";
-import { type PodFact, type RolloutFacts, type RolloutRefusal, decideRolloutStep, replicasFor } from "./rolloutDecision";
+import { PlatformError, PodWaitTimeoutError } from "../../../sdk/errors";
+import type { BrokerStatefulSet, StatefulSetView } from "../../../sdk/kubernetes/brokerStatefulSet";
+import type { PodView } from "../../../sdk/kubernetes/podView";
+import { count, say, subject } from "../messages";
+import { messageOf } from "../request";
+import type { PodFact, WorkloadFacts, WorkloadRefusal } from "../reconcileDecision";
 
 /** What RBAC must allow, by the step that needs it. */
 export const PERMISSIONS = {
@@ -24,79 +17,33 @@ export const PERMISSIONS = {
     claims: '"delete" on persistentvolumeclaims',
 };
 
-export async function rollOutLayout(
-    clients: Clients & { statefulSet: BrokerStatefulSet },
-    id: string,
-    inputs: ClusterScaleInputs,
-    olds: ClusterScaleOutputs | undefined,
-    provider: unknown,
-): Promise<ClusterScaleOutputs> {
-    const name = inputs.resourceName;
-    const statefulSet = clients.statefulSet;
-    const deadline = Date.now() + inputs.timeoutSeconds * 1000;
-    const desired = desiredLayout(inputs, recordedIntent(olds)).brokers;
-    const deleteVolumes = inputs.kubernetes?.volumesOfRemovedBrokers === "delete";
-    const members = await membersOf(clients.cluster);
-    // Brokers this up removes (and those an interrupted up had removed): their claims are the ones that may go.
-    const removed = new Set([...(members ?? []), ...recordedBrokers(olds)].filter((broker) => !desired.includes(broker)));
-    let outputs: ClusterScaleOutputs | undefined;
-    // What a wait just saw: the next step is decided from it, without reading again (the layout change follows the
-    // pods within milliseconds).
-    let seen: { view: StatefulSetView; pods: PodView[] } | undefined;
+/** What a round sees of the StatefulSet: itself and its pods (those a wait just saw, when it gave them). */
+export async function observeStatefulSet(
+    name: string,
+    statefulSet: BrokerStatefulSet,
+    seen: { view: StatefulSetView; pods: PodView[] } | undefined,
+): Promise<{ view: StatefulSetView; pods: PodView[] }> {
+    const view = seen?.view ?? (await step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read()));
+    const pods = seen?.pods ?? (await step(name, "list the brokers' pods", PERMISSIONS.pods, () => statefulSet.pods(view.podSelector))).pods;
+    return { view, pods };
+}
 
-    for (;;) {
-        const view = seen?.view ?? (await step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read()));
-        const pods = seen?.pods ?? (await step(name, "list the brokers' pods", PERMISSIONS.pods, () => statefulSet.pods(view.podSelector))).pods;
-        seen = undefined;
-        // Claims go only after the layout change: listing them earlier would only delay it.
-        const claimNames =
-            deleteVolumes && outputs !== undefined
-                ? claimsOf(
-                      statefulSet,
-                      view,
-                      [...removed].filter((broker) => broker >= replicasFor(desired)),
-                  )
-                : [];
-        const existing = claimNames.length === 0 ? [] : await step(name, "list the claims", PERMISSIONS.read, () => statefulSet.existingClaims(claimNames));
-        const next = decideRolloutStep({ ...workloadFacts(view, pods), desired, members, layoutApplied: outputs !== undefined, claimsToDelete: existing });
-        const remainingMs = Math.max(1, deadline - Date.now());
-        switch (next.kind) {
-            case "refuse":
-            case "refuseOrdinals":
-            case "refuseOrderedStart":
-                throw new Error(`${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet, view, next)}. Nothing was sent.`);
-            case "grow":
-                say(
-                    name,
-                    `StatefulSet ${statefulSet.ref.statefulSet}: replicas ${next.from} → ${next.to} (${podsText(statefulSet, next.from, next.to)} start)`,
-                );
-                await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(next.to));
-                break;
-            case "waitForPods":
-                say(name, `waiting for ${podList(statefulSet, next.ordinals)} to run before the layout change names them`);
-                seen = { view, pods: await waitForPods(name, statefulSet, view, next.ordinals, "run", remainingMs, inputs.timeoutSeconds) };
-                break;
-            case "applyLayout":
-                outputs = await applyLayout(clients, id, inputs, olds, provider, deadline);
-                break;
-            case "shrink":
-                say(
-                    name,
-                    `StatefulSet ${statefulSet.ref.statefulSet}: replicas ${next.from} → ${next.to} (${podsText(statefulSet, next.to, next.from)} stop; the layout no longer names them)`,
-                );
-                await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(next.to));
-                break;
-            case "waitForPodsGone":
-                seen = { view, pods: await waitForPods(name, statefulSet, view, next.ordinals, "stop", remainingMs, inputs.timeoutSeconds) };
-                break;
-            case "deleteClaims":
-                for (const claim of next.names) await step(name, `delete claim ${claim}`, PERMISSIONS.claims, () => statefulSet.deleteClaim(claim));
-                say(name, `deleted ${count(next.names.length, "volume claim")} of removed brokers: ${next.names.join(", ")} (volumesOfRemovedBrokers: delete)`);
-                break;
-            case "done":
-                return outputs!;
-        }
-    }
+/** The claims of brokers the layout leaves out (ordinals from `needed` on), of every claim template, that exist. */
+export function claimsBeyond(name: string, statefulSet: BrokerStatefulSet, view: StatefulSetView, needed: number): Promise<string[]> {
+    return step(name, "list the claims", PERMISSIONS.read, () => statefulSet.claimsFrom(view.claimTemplates, needed));
+}
+
+/** Raises or lowers spec.replicas, with a line saying which pods start or stop and why. */
+export async function scaleStatefulSet(name: string, statefulSet: BrokerStatefulSet, from: number, to: number): Promise<void> {
+    const sts = statefulSet.ref.statefulSet;
+    if (to > from) say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, from, to)} start)`);
+    else say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, to, from)} stop; the layout no longer names them)`);
+    await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to));
+}
+
+export async function deleteClaims(name: string, statefulSet: BrokerStatefulSet, names: readonly string[]): Promise<void> {
+    for (const claim of names) await step(name, `delete claim ${claim}`, PERMISSIONS.claims, () => statefulSet.deleteClaim(claim));
+    say(name, `deleted ${count(names.length, "volume claim")} of removed brokers: ${names.join(", ")} (volumesOfRemovedBrokers: delete)`);
 }
 
 /** The claims of these ordinals, for every claim template of the StatefulSet. */
@@ -104,15 +51,21 @@ export function claimsOf(statefulSet: BrokerStatefulSet, view: StatefulSetView, 
     return view.claimTemplates.flatMap((template) => [...ordinals].sort((a, b) => a - b).map((ordinal) => statefulSet.claimName(template, ordinal)));
 }
 
-/** What the StatefulSet's observed part of the facts is: its replicas, how it manages and numbers pods, its pods. */
-export function workloadFacts(view: StatefulSetView, pods: readonly PodView[]): Pick<RolloutFacts, "replicas" | "orderedReady" | "firstOrdinal" | "pods"> {
-    return { replicas: view.replicas, orderedReady: view.podManagementPolicy === "OrderedReady", firstOrdinal: view.firstOrdinal, pods: pods.flatMap(podFact) };
+/** The StatefulSet as the decision sees it: its replicas, how it manages and numbers pods, its pods, claims to delete. */
+export function workloadFacts(view: StatefulSetView, pods: readonly PodView[], claimsToDelete: readonly string[] = []): WorkloadFacts {
+    return {
+        replicas: view.replicas,
+        orderedReady: view.podManagementPolicy === "OrderedReady",
+        firstOrdinal: view.firstOrdinal,
+        pods: pods.flatMap(podFact),
+        claimsToDelete,
+    };
 }
 
 /** Why a refusal step refuses, for preview and up alike. */
-export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetView, step: RolloutRefusal): string {
+export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetView, step: WorkloadRefusal): string {
     switch (step.kind) {
-        case "refuse":
+        case "refuseStopping":
             return stoppingRefusal(statefulSet, view, step.stopping);
         case "refuseOrdinals":
             return ordinalsRefusal(statefulSet, step.start);
@@ -151,7 +104,8 @@ function orderedStartRefusal(statefulSet: BrokerStatefulSet, blocked: readonly n
     );
 }
 
-async function waitForPods(
+/** Until the pods of these ordinals run (`run`) or are gone (`stop`); the pods as last seen, which decide the next step. */
+export async function waitForPods(
     name: string,
     statefulSet: BrokerStatefulSet,
     view: StatefulSetView,
@@ -202,18 +156,6 @@ export function kubernetesFailure(name: string, what: string, permission: string
     const forbidden = error instanceof PlatformError && error.status === 403;
     const advice = forbidden ? `; the kubeconfig's user needs ${permission} in the namespace` : "";
     return new Error(`${subject(name)}: kubernetes.statefulSet: cannot ${what}: ${messageOf(error)}${advice}`);
-}
-
-async function membersOf(cluster: ClusterClient): Promise<number[] | undefined> {
-    try {
-        return snapshotOf((await cluster.getCluster()).brokers).members;
-    } catch {
-        return undefined; // applyLayout reads the cluster itself and says what is wrong
-    }
-}
-
-function recordedBrokers(olds: ClusterScaleOutputs | undefined): number[] {
-    return Array.isArray(olds?.topology) ? olds.topology.map((broker) => broker.id) : [];
 }
 
 function podFact(pod: PodView): PodFact[] {
