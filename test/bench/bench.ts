@@ -59,7 +59,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     coldStartRounds: 1,
     previewDiffs: 2,
     rollout: { repeats: 1 },
-    organization: { members: 3, clients: 2, secrets: 2, repeats: 1 },
+    organization: { members: 3, clients: 2, secrets: 2, repeats: 1, inProcess: true },
     soak: { seed: 3, steps: 2 },
 };
 

@@ -22,6 +22,8 @@ export interface OrganizationOptions {
     secrets: number;
     /** Previews of each program; the median counts. */
     repeats: number;
+    /** The engine in this process (the smoke run: it checks the section's code, its figures mean nothing). */
+    inProcess?: boolean;
 }
 
 export const DEFAULT_ORGANIZATION: OrganizationOptions = { members: 100, clients: 20, secrets: 50, repeats: 3 };
@@ -43,6 +45,7 @@ async function preview(
     program: string,
     settings: Record<string, number>,
     workDir: string,
+    inProcess: boolean,
     command: "preview" | "up" = "preview",
 ): Promise<PreviewRun> {
     await emulator.clearRequests();
@@ -61,6 +64,7 @@ async function preview(
         secrets: { "platform:clientSecret": DEMO_CLIENT.clientSecret },
         env: { PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PLATFORM_TOKEN_CACHE_DIR: path.join(workDir, "tokens") },
         timeoutMs: 180_000,
+        inProcess,
     });
     const durationMs = Date.now() - start;
     if (result.exitCode !== 0) throw new Error(`${command} of ${program} exited with ${result.exitCode}: ${result.errors.slice(0, 3).join("; ")}`);
@@ -91,13 +95,14 @@ export async function benchOrganization(emulator: BenchEmulator, options: Organi
     try {
         const members: PreviewRun[] = [];
         const trivial: PreviewRun[] = [];
+        const inProcess = options.inProcess === true;
         const hosted: PreviewRun[] = [];
         const hostedSettings = { clients: options.clients, secrets: options.secrets };
-        const hostedUp = await preview(emulator, "hosted", hostedSettings, workDir, "up");
+        const hostedUp = await preview(emulator, "hosted", hostedSettings, workDir, inProcess, "up");
         for (let i = 0; i < options.repeats; i++) {
-            trivial.push(await preview(emulator, "trivial", { count: options.members }, workDir));
-            members.push(await preview(emulator, "members", { count: options.members }, workDir));
-            hosted.push(await preview(emulator, "hosted", hostedSettings, workDir));
+            trivial.push(await preview(emulator, "trivial", { count: options.members }, workDir, inProcess));
+            members.push(await preview(emulator, "members", { count: options.members }, workDir, inProcess));
+            hosted.push(await preview(emulator, "hosted", hostedSettings, workDir, inProcess));
         }
         const membersMs = median(members.map((run) => run.durationMs));
         const trivialMs = median(trivial.map((run) => run.durationMs));

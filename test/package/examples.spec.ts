@@ -145,9 +145,10 @@ describe("examples/organization", function () {
             .filter((entry) => entry.interface === "admin" && entry.method !== "GET")
             .map((entry) => `${entry.method} ${decodeURIComponent(entry.path)}`);
 
-    it("up (the CLI's processes): preview says who is adopted, invited or left alone, and up does exactly that", async () => {
+    it("up: preview says who is adopted, invited or left alone, and up does exactly that", async () => {
         emulator.control.clearRequests();
-        const up = await run("up", false);
+        // In this process: the packed consumer project runs an OrganizationMember in the real host's own process.
+        const up = await run("up", true);
         assert.equal(up.exitCode, 0, `${up.stdout}\n${up.stderr}`);
         assert.deepEqual(lines(up).slice(0, 3), [
             'OrganizationMember "ada@example.com": ada@example.com is the organization owner: roles are left as they are',
