@@ -161,6 +161,77 @@ export const clusterClientDetailsSchema = z.object({
 export const connectorSecretsSchema = z.record(z.string(), z.string());
 
 // ---------------------------------------------------------------------------------------------------
+// Backups, restores, activity, external monitoring, private connectivity, egress ranges
+
+export type BackupStatus = "In progress" | "Failed" | "Complete" | "-" | Open;
+export type RestoreState = "PENDING" | "VALIDATING" | "IN_PROGRESS" | "COMPLETED" | "FAILED" | "ABORTED" | Open;
+
+export const backupSchema = z.object({
+    uuid: z.string(),
+    name: z.string(),
+    created: z.string(),
+    completed: optionalOf(z.string()),
+    status: openText<BackupStatus>(),
+    zeebeStatus: optionalOf(openText<BackupStatus>()),
+    operateStatus: optionalOf(openText<BackupStatus>()),
+    tasklistStatus: optionalOf(openText<BackupStatus>()),
+    optimizeStatus: optionalOf(openText<BackupStatus>()),
+    generationUuid: optionalOf(z.string()),
+    generationName: optionalOf(z.string()),
+});
+
+export const restoreSchema = z.object({
+    uuid: z.string(),
+    backupId: z.string(),
+    state: openText<RestoreState>(),
+    startTimestamp: optionalOf(z.string()),
+    completionTimestamp: optionalOf(z.string()),
+});
+
+/** An audit event (`auditType`: c, r, u, d). */
+export const auditEventSchema = z.object({
+    audit: z.string(),
+    auditType: z.string(),
+    entity: z.string(),
+    entityId: z.string(),
+    orgId: z.string(),
+    service: z.string(),
+    userId: z.string(),
+    entityAttribute: optionalOf(z.string()),
+    entityAttributeValueFrom: optionalOf(z.string()),
+    entityAttributeValueTo: optionalOf(z.string()),
+    parentEntity: optionalOf(z.string()),
+    parentEntityId: optionalOf(z.string()),
+    timestamp: optionalOf(z.number()),
+});
+
+/** An external monitoring client; `password` only in the answers that create or rotate it. */
+export const monitoringClientSchema = z.object({
+    uuid: z.string(),
+    name: z.string(),
+    username: z.string(),
+    created: z.string(),
+    createdBy: z.string(),
+    createdByName: z.string(),
+    lastUsed: optionalOf(z.string()),
+    password: optionalOf(z.string()),
+});
+
+/** Private connectivity: its spec and status as the platform reports them (absent until it is turned on). */
+export const secureConnectivitySchema = z.object({
+    status: z
+        .object({
+            spec: optionalOf(z.object({ allowedPrincipals: listOf(z.string()), allowedRegions: listOf(z.string()) })),
+            status: optionalOf(z.object({ endpointConnectionCount: optionalOf(z.number()), urls: optionalOf(z.record(z.string(), z.string())) })),
+        })
+        .nullish()
+        .transform((status) => status ?? {}),
+});
+
+/** `GET /meta/ip-ranges`: the platform's egress addresses by service. */
+export const ipRangesSchema = z.record(z.string(), z.array(z.string()));
+
+// ---------------------------------------------------------------------------------------------------
 // Types
 
 export type Member = z.output<typeof memberSchema>;
@@ -172,3 +243,7 @@ export type GenerationUpgrade = z.output<typeof generationUpgradeSchema>;
 export type ClusterApiClient = z.output<typeof clusterClientSchema>;
 export type CreatedClusterApiClient = z.output<typeof createdClusterClientSchema>;
 export type ClusterApiClientDetails = z.output<typeof clusterClientDetailsSchema>;
+export type Backup = z.output<typeof backupSchema>;
+export type Restore = z.output<typeof restoreSchema>;
+export type AuditEvent = z.output<typeof auditEventSchema>;
+export type MonitoringClient = z.output<typeof monitoringClientSchema>;

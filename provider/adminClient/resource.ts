@@ -1,28 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
-import type { TlsArgs } from "../clusterScale/resource";
+import type { AdminCredentialsArgs } from "../shared/adminCredentialsArgs";
 import type { OrganizationMemberInfo } from "./types";
 
 /**
- * Each setting falls back to stack config `platform:<name>`, then to an environment variable. A client
- * secret given here is stored in the state, encrypted, so that refresh can use it; one from config or
- * the environment is read when used and never stored in the state.
+ * The credentials AdminClient proves, as every administration resource takes them: each setting falls back to stack
+ * config `platform:<name>`, then to an environment variable. A client secret given here is stored in the state,
+ * encrypted, so that refresh can use it; one from config or the environment is read when used and never stored.
  */
-export interface AdminClientArgs {
-    /** Else `platform:clientId`, else PLATFORM_CONSOLE_CLIENT_ID. */
-    clientId?: pulumi.Input<string>;
-    /** Stored as a secret (input and output, for refresh). Else `platform:clientSecret`, else PLATFORM_CONSOLE_CLIENT_SECRET. */
-    clientSecret?: pulumi.Input<string>;
-    /** The token issuer's endpoint. Else `platform:oauthUrl`, else PLATFORM_OAUTH_URL. */
-    oauthUrl?: pulumi.Input<string>;
-    /** Else `platform:audience`, else PLATFORM_CONSOLE_OAUTH_AUDIENCE, else the host name of `baseUrl`. */
-    audience?: pulumi.Input<string>;
-    /** Base URL of the administration API. Else `platform:baseUrl`, else PLATFORM_CONSOLE_BASE_URL. */
-    baseUrl?: pulumi.Input<string>;
-    /** A private CA to trust and a client certificate, for the token issuer and the administration API. Stored as a secret. */
-    tls?: pulumi.Input<TlsArgs>;
-}
+export type AdminClientArgs = AdminCredentialsArgs;
 
 /** What the state stores as the provider: it loads provider.ts from the installed package. One object, serialized once. */
 export const adminClientShim = providerShim(ENTRY_POINTS.adminClient, "AdminClient");

@@ -30,7 +30,7 @@ export function waitForClusterHealthy(api: AdminApiClient, clusterId: string, op
             const status = cluster.status.ready;
             if (status !== "Healthy") healthyInARow = 0;
             else if (++healthyInARow >= 2) return { done: cluster };
-            if (status === "Healthy") return { wait: "Healthy, confirming" };
+            if (status === "Healthy") return { wait: "Healthy, confirming", soon: true };
             if (PASSING_STATES.includes(status)) return { wait: status };
             return { fail: new HostedClusterStateError(`Cluster ${clusterId} is ${status}`, clusterId, status, false) };
         },

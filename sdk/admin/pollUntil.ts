@@ -5,7 +5,8 @@
 
 import { isTransientError, sleep } from "../http/request";
 
-export type PollDecision<R> = { done: R } | { fail: Error } | { wait: string };
+/** Done (with the result), failed, or still waiting (and why); `soon`: read again after the first delay (a confirmation). */
+export type PollDecision<R> = { done: R } | { fail: Error } | { wait: string; soon?: boolean };
 
 export interface PollOptions<T, R> {
     read: () => Promise<T>;
@@ -53,7 +54,8 @@ export async function pollUntil<T, R>(options: PollOptions<T, R>): Promise<R> {
         lastReason = reason;
         const left = options.timeoutMs - elapsedMs;
         if (left <= 0) throw options.timedOut(lastReason, elapsedMs);
-        await sleep(Math.min(delayMs, left), options.signal);
-        delayMs = Math.min(maxDelayMs, delayMs * 2);
+        const soon = "soon" in decision && decision.soon === true;
+        await sleep(Math.min(soon ? firstDelayMs : delayMs, left), options.signal);
+        if (!soon) delayMs = Math.min(maxDelayMs, delayMs * 2);
     }
 }

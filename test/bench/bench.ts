@@ -60,7 +60,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     previewDiffs: 2,
     rollout: { repeats: 1 },
     organization: { members: 3, clients: 2, secrets: 2, repeats: 1, inProcess: true },
-    soak: { seed: 3, steps: 2 },
+    soak: { seed: 3, steps: 1 },
 };
 
 type Progress = (line: string) => void;

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { RunningEmulator, startEmulator } from "../emulator";
+import { EmulatorOptions, RunningEmulator, startEmulator } from "../emulator";
 import { Command, isSecret, runPulumi, RunPulumiResult, unwrapSecrets } from "../engine";
 import type { PropertyValue } from "../engine";
 
@@ -114,39 +114,19 @@ describe("examples/organization", function () {
         { name: "Grace Hopper", email: "grace@example.com", roles: ["admin"], invitePending: false },
         { name: "Linus Torvalds", email: "linus@example.com", roles: ["visitor"], invitePending: false },
     ];
-    let emulator: RunningEmulator;
-    let workDir: string;
-
-    before(async () => {
-        emulator = await startEmulator({ opMs: 10, rateLimitBlockSeconds: 0, clients: [CLIENT], members: people });
-        workDir = mkdtempSync(join(tmpdir(), "example-organization-"));
-    });
-    after(async () => {
-        await emulator?.close();
-        rmSync(workDir, { recursive: true, force: true });
-    });
-
     // The members come from the example's own Pulumi.dev.yaml; the credentials from stack config.
-    const run = (command: Command, inProcess: boolean) =>
-        runPulumi({
-            command,
-            programDir: join(EXAMPLES, "organization"),
-            stack: "dev",
-            stateFile: join(workDir, "state.json"),
-            config: { "platform:clientId": CLIENT.clientId, "platform:oauthUrl": emulator.authUrl, "platform:baseUrl": emulator.baseUrl },
-            secrets: { "platform:clientSecret": CLIENT.clientSecret },
-            env: { PULUMI_CONFIG_PASSPHRASE: "examples", PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens") },
-            inProcess,
-        });
+    const example = useAdministrationExample("organization", { members: people });
+    const run = (command: Command, inProcess: boolean) => example.run(command, inProcess);
+    const emulatorOf = () => example.emulator();
     const lines = (result: RunPulumiResult) => result.diagnostics.map((d) => d.line).filter((line) => line.startsWith("OrganizationMember "));
     const writes = () =>
-        emulator.control
-            .requests()
+        emulatorOf()
+            .control.requests()
             .filter((entry) => entry.interface === "admin" && entry.method !== "GET")
             .map((entry) => `${entry.method} ${decodeURIComponent(entry.path)}`);
 
     it("up: preview says who is adopted, invited or left alone, and up does exactly that", async () => {
-        emulator.control.clearRequests();
+        emulatorOf().control.clearRequests();
         // In this process: the packed consumer project runs an OrganizationMember in the real host's own process.
         const up = await run("up", true);
         assert.equal(up.exitCode, 0, `${up.stdout}\n${up.stderr}`);
@@ -158,16 +138,18 @@ describe("examples/organization", function () {
         assert.deepEqual(writes().sort(), ["POST /members/alan@example.com", "POST /members/grace@example.com"]);
         assert.deepEqual(unwrapSecrets(up.outputs.owner), ["ada@example.com"]);
         assert.deepEqual(unwrapSecrets(up.outputs.pendingInvitations), ["alan@example.com"]);
-        assert.ok(!readFileSync(join(workDir, "state.json"), "utf8").includes(CLIENT.clientSecret), "a secret from stack config is never stored");
+        assert.ok(!example.stateText().includes(CLIENT.clientSecret), "a secret from stack config is never stored");
     });
 
     it("destroy removes the people it invited or adopted, leaves the owner and anyone the list never named", async () => {
-        emulator.control.clearRequests();
+        emulatorOf().control.clearRequests();
         const destroy = await run("destroy", true);
         assert.equal(destroy.exitCode, 0, `${destroy.stdout}\n${destroy.stderr}`);
         assert.deepEqual(writes().sort(), ["DELETE /members/alan@example.com", "DELETE /members/grace@example.com"]);
         assert.deepEqual(
-            emulator.control.members().map((member) => member.email),
+            emulatorOf()
+                .control.members()
+                .map((member) => member.email),
             ["ada@example.com", "linus@example.com"],
         );
     });
@@ -176,48 +158,21 @@ describe("examples/organization", function () {
 describe("examples/hosted-cluster", function () {
     this.timeout(120_000);
     const paymentsApiKey = `payments-${randomBytes(8).toString("hex")}`;
-    let emulator: RunningEmulator;
-    let workDir: string;
-
-    before(async () => {
-        emulator = await startEmulator({
-            opMs: 10,
-            rateLimitBlockSeconds: 0,
-            clients: [CLIENT],
-            clusterCreateMs: 200,
-            clusterDeleteMs: 100,
-            secretDeleteLagMs: 100,
-        });
-        workDir = mkdtempSync(join(tmpdir(), "example-hosted-cluster-"));
-    });
-    after(async () => {
-        await emulator?.close();
-        rmSync(workDir, { recursive: true, force: true });
-    });
-
-    const run = (command: Command, inProcess: boolean) =>
-        runPulumi({
-            command,
-            programDir: join(EXAMPLES, "hosted-cluster"),
-            stack: "dev",
-            stateFile: join(workDir, "state.json"),
-            config: { "platform:clientId": CLIENT.clientId, "platform:oauthUrl": emulator.authUrl, "platform:baseUrl": emulator.baseUrl },
-            secrets: { "platform:clientSecret": CLIENT.clientSecret, paymentsApiKey },
-            env: { PULUMI_CONFIG_PASSPHRASE: "examples", PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens") },
-            inProcess,
-        });
+    const example = useAdministrationExample("hosted-cluster", { clusterCreateMs: 200, clusterDeleteMs: 100, secretDeleteLagMs: 100 }, { paymentsApiKey });
+    const run = (command: Command, inProcess: boolean) => example.run(command, inProcess);
+    const emulatorOf = () => example.emulator();
 
     it("up (the CLI's processes) makes the cluster, the worker's client (its secret exported as a secret), the connector secret and the allowlist", async () => {
         const up = await run("up", false);
         assert.equal(up.exitCode, 0, `${up.stdout}\n${up.stderr}`);
-        const [cluster] = emulator.control.hostedClusters();
+        const [cluster] = emulatorOf().control.hostedClusters();
         assert.deepEqual([cluster.name, cluster.status, cluster.region, cluster.stageLabel], ["orders", "Healthy", "Belgium, Europe (europe-west1)", "prod"]);
         assert.deepEqual(cluster.secrets, { PAYMENTS_API_KEY: paymentsApiKey });
         assert.deepEqual(cluster.ipallowlist, [{ ip: "203.0.113.0/24", description: "office" }]);
         assert.equal(unwrapSecrets(up.outputs.clusterId), cluster.id);
         assert.ok(isSecret(up.outputs.workerClientSecret), "the worker's secret is not exported as a secret");
         assert.equal(unwrapSecrets(up.outputs.workerClientSecret), cluster.clients[0].clientSecret);
-        const state = readFileSync(join(workDir, "state.json"), "utf8");
+        const state = example.stateText();
         for (const secret of [CLIENT.clientSecret, paymentsApiKey, cluster.clients[0].clientSecret])
             assert.ok(!state.includes(secret), "a secret is stored in the clear");
     });
@@ -225,9 +180,45 @@ describe("examples/hosted-cluster", function () {
     it("destroy removes all of it: the cluster is gone", async () => {
         const destroy = await run("destroy", true);
         assert.equal(destroy.exitCode, 0, `${destroy.stdout}\n${destroy.stderr}`);
-        assert.deepEqual(emulator.control.hostedClusters(), []);
+        assert.deepEqual(emulatorOf().control.hostedClusters(), []);
     });
 });
+
+/**
+ * An example of the administration resources against an emulator of its own that knows CLIENT, the credentials from
+ * stack config, its state and token cache in a work directory of its own.
+ */
+function useAdministrationExample(example: string, settings: EmulatorOptions, secrets: Record<string, string> = {}) {
+    let emulator: RunningEmulator | undefined;
+    let workDir = "";
+    before(async () => {
+        emulator = await startEmulator({ opMs: 10, rateLimitBlockSeconds: 0, clients: [CLIENT], ...settings });
+        workDir = mkdtempSync(join(tmpdir(), `example-${example}-`));
+    });
+    after(async () => {
+        await emulator?.close();
+        rmSync(workDir, { recursive: true, force: true });
+    });
+    const running = (): RunningEmulator => {
+        if (emulator === undefined) throw new Error("the example's emulator is not started");
+        return emulator;
+    };
+    return {
+        emulator: running,
+        stateText: () => readFileSync(join(workDir, "state.json"), "utf8"),
+        run: (command: Command, inProcess: boolean) =>
+            runPulumi({
+                command,
+                programDir: join(EXAMPLES, example),
+                stack: "dev",
+                stateFile: join(workDir, "state.json"),
+                config: { "platform:clientId": CLIENT.clientId, "platform:oauthUrl": running().authUrl, "platform:baseUrl": running().baseUrl },
+                secrets: { "platform:clientSecret": CLIENT.clientSecret, ...secrets },
+                env: { PULUMI_CONFIG_PASSPHRASE: "examples", PLATFORM_TOKEN_CACHE_DIR: join(workDir, "tokens") },
+                inProcess,
+            }),
+    };
+}
 
 describe("examples/pipeline: the GitHub Actions workflow", () => {
     interface Step {

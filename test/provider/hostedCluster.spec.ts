@@ -339,7 +339,7 @@ describe("hosted cluster: a cluster's generation, its fixed fields and its bad d
     });
 
     it("a creation that outlasts timeoutSeconds fails naming the state and keeps the cluster; the next up waits for the same one", async () => {
-        emulator().control.updateSettings({ clusterCreateMs: 2_500 });
+        emulator().control.updateSettings({ clusterCreateMs: 1_500 });
         const up = await run("up", { cluster: { ...CLUSTER, timeoutSeconds: 1 } });
         failed(up);
         const id = only(emulator).id;
@@ -529,8 +529,15 @@ describe("hosted cluster: clients, connector secrets and allowlists of a cluster
     it("a client of a cluster that is not ready yet: its details answer 412 until it is, which up waits out", async () => {
         const creating = emulator().control.addHostedCluster({ name: "still-creating", ready: false });
         emulator().control.setHostedClusterStatus(creating, "Creating");
-        setTimeout(() => emulator().control.setHostedClusterStatus(creating, "Healthy"), 700).unref();
-        const up = await run("up", { clusterId: creating, clients: [{ name: "worker", clientName: "worker", permissions: ["Zeebe"] }] });
+        // The cluster becomes ready once up has met the 412 and says it waits.
+        const up = await run(
+            "up",
+            { clusterId: creating, clients: [{ name: "worker", clientName: "worker", permissions: ["Zeebe"] }] },
+            {
+                onLine: (line) =>
+                    line.includes("the cluster is not ready yet (412); waiting") && emulator().control.setHostedClusterStatus(creating, "Healthy"),
+            },
+        );
         succeeded(up);
         assert.ok(adminLines(up).includes("GET /clusters/{id}/clients/{client} 412"), adminLines(up).join("\n"));
         assert.ok(lines(up, "ClusterClient", "worker").some((line) => line.includes("the cluster is not ready yet (412); waiting")));

@@ -1,33 +1,15 @@
 // The short soak CI runs: fixed seeds, a few steps each (kills in processes of their own among them). A failure names
 // the seed, the step, what broke, and the command that replays it. `npm run soak` runs longer ones, any seed.
 import * as assert from "assert";
-import { runSoak } from "./soak";
-import { describeStep, parseSoakArguments } from "./cli";
+import { parseSoakArguments } from "./cli";
+import { soakCase } from "./soakCase";
 import { Random } from "./random";
 import { nextStep } from "./steps";
 
-/** Seeds whose first steps cover every kind of fault, a force removal and a refused layout between them. */
-const SEEDS = [3, 8];
-const STEPS = 8;
-
 describe("soak: ClusterScale under random interleavings of layouts and faults", function () {
     this.timeout(180_000);
-    for (const seed of SEEDS) {
-        it(`seed ${seed}, ${STEPS} steps: every invariant holds after every step`, async () => {
-            const result = await runSoak({ seed, steps: STEPS });
-            const failure = result.failure;
-            assert.ok(
-                failure === undefined,
-                failure &&
-                    `seed ${seed}, step ${failure.step}:\n${failure.broken.join("\n")}\nreplay: ${failure.replay}\n${result.steps.map(describeStep).join("\n")}`,
-            );
-            assert.strictEqual(result.steps.length, STEPS);
-            assert.ok(
-                result.steps.some((step) => step.fault !== undefined),
-                "no fault was injected",
-            );
-        });
-    }
+    // Its first steps: force removals, a refused layout, 503s on the layout request and on the /scale write.
+    soakCase(3, 8);
 
     it("the same seed draws the same steps; the command line takes a seed and a step count", () => {
         const draw = (seed: number) => {
