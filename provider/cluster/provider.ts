@@ -123,20 +123,17 @@ export class ClusterProvider extends AdminProvider implements pulumi.dynamic.Res
 
     /** Refresh: every field read back; a cluster deleted elsewhere leaves the stack. */
     async read(id: string, props?: ClusterOutputs): Promise<pulumi.dynamic.ReadResult<ClusterOutputs>> {
-        if (props?.credentials === undefined) throw new Error(`Cluster ${id}: nothing recorded to refresh from`);
-        const name = props.resourceName;
-        const api = this.api(name, props.credentials);
+        const { name, api, state } = this.recorded(id, props);
         const live = await this.call(name, `read cluster ${id}`, () => api.findCluster(id, { reread: true }));
         if (live === undefined) {
-            this.say(name, `cluster ${props.name} (${id}) no longer exists: refresh removes it from the stack`);
+            this.say(name, `cluster ${state.name} (${id}) no longer exists: refresh removes it from the stack`);
             return { id: "", props: {} as ClusterOutputs };
         }
-        return { id, props: clusterOutputs(live, props) };
+        return { id, props: clusterOutputs(live, state) };
     }
 
     async delete(id: string, props: ClusterOutputs): Promise<void> {
-        const name = props.resourceName ?? id;
-        const api = this.api(name, props.credentials);
+        const { name, api } = this.recorded(id, props);
         const removal = await this.call(name, `delete cluster ${id}`, () => api.deleteCluster(id));
         if (removal === "absent") {
             this.say(name, `cluster ${props.name} (${id}) was already gone`);

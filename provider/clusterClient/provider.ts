@@ -116,21 +116,18 @@ export class ClusterClientProvider extends AdminProvider implements pulumi.dynam
 
     /** Refresh: the client's permissions from the cluster's list; a client deleted elsewhere leaves the stack. */
     async read(id: string, props?: ClientOutputs): Promise<pulumi.dynamic.ReadResult<ClientOutputs>> {
-        if (props?.credentials === undefined) throw new Error(`ClusterClient ${id}: nothing recorded to refresh from`);
-        const name = props.resourceName;
-        const api = this.api(name, props.credentials);
-        const live = await this.call(name, `list the clients of cluster ${props.clusterId}`, () => api.listClusterClients(props.clusterId, { reread: true }));
+        const { name, api, state } = this.recorded(id, props);
+        const live = await this.call(name, `list the clients of cluster ${state.clusterId}`, () => api.listClusterClients(state.clusterId, { reread: true }));
         const found = live.find((client) => client.clientId === id);
         if (found === undefined) {
-            this.say(name, `client ${props.clientName} (${id}) no longer exists: refresh removes it from the stack`);
+            this.say(name, `client ${state.clientName} (${id}) no longer exists: refresh removes it from the stack`);
             return { id: "", props: {} as ClientOutputs };
         }
-        return { id, props: { ...props, clientName: found.name, permissions: [...found.permissions] } };
+        return { id, props: { ...state, clientName: found.name, permissions: [...found.permissions] } };
     }
 
     async delete(id: string, props: ClientOutputs): Promise<void> {
-        const name = props.resourceName ?? id;
-        const api = this.api(name, props.credentials);
+        const { name, api } = this.recorded(id, props);
         const removal = await this.call(name, `delete client ${id}`, () => api.deleteClusterClient(props.clusterId, id));
         this.say(name, removal === "removed" ? `deleted client ${props.clientName} (${id})` : `client ${props.clientName} (${id}) was already gone`);
     }

@@ -156,20 +156,17 @@ export class ConnectorSecretProvider extends AdminProvider implements pulumi.dyn
 
     /** Refresh: the value as the cluster lists it (a change shows as drift, never printed); a secret gone leaves the stack. */
     async read(id: string, props?: SecretOutputs): Promise<pulumi.dynamic.ReadResult<SecretOutputs>> {
-        if (props?.credentials === undefined) throw new Error(`ConnectorSecret ${id}: nothing recorded to refresh from`);
-        const name = props.resourceName;
-        const api = this.api(name, props.credentials);
-        const live = (await this.call(name, "list the secrets", () => api.listConnectorSecrets(props.clusterId, { reread: true })))[props.secretName];
+        const { name, api, state } = this.recorded(id, props);
+        const live = (await this.call(name, "list the secrets", () => api.listConnectorSecrets(state.clusterId, { reread: true })))[state.secretName];
         if (live === undefined) {
-            this.say(name, `secret ${props.secretName} no longer exists: refresh removes it from the stack`);
+            this.say(name, `secret ${state.secretName} no longer exists: refresh removes it from the stack`);
             return { id: "", props: {} as SecretOutputs };
         }
-        return { id, props: { ...props, value: live } };
+        return { id, props: { ...state, value: live } };
     }
 
-    async delete(_id: string, props: SecretOutputs): Promise<void> {
-        const name = props.resourceName;
-        const api = this.api(name, props.credentials);
+    async delete(id: string, props: SecretOutputs): Promise<void> {
+        const { name, api } = this.recorded(id, props);
         const removal = await this.call(name, `delete secret ${props.secretName}`, () => api.deleteConnectorSecret(props.clusterId, props.secretName));
         if (removal === "absent") {
             this.say(name, `secret ${props.secretName} was already gone`);

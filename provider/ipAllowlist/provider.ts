@@ -104,26 +104,25 @@ export class IpAllowlistProvider extends AdminProvider implements pulumi.dynamic
 
     /** Refresh: the entries the cluster shows; a cluster gone takes the resource out of the stack. */
     async read(id: string, props?: AllowlistOutputs): Promise<pulumi.dynamic.ReadResult<AllowlistOutputs>> {
-        if (props?.credentials === undefined) throw new Error(`IpAllowlist ${id}: nothing recorded to refresh from`);
-        const api = this.api(props.resourceName, props.credentials);
-        const cluster = await this.call(props.resourceName, `read cluster ${props.clusterId}`, () => api.findCluster(props.clusterId, { reread: true }));
+        const { name, api, state } = this.recorded(id, props);
+        const cluster = await this.call(name, `read cluster ${state.clusterId}`, () => api.findCluster(state.clusterId, { reread: true }));
         if (cluster === undefined) {
-            this.say(props.resourceName, `cluster ${props.clusterId} no longer exists: refresh removes its allowlist from the stack`);
+            this.say(name, `cluster ${state.clusterId} no longer exists: refresh removes its allowlist from the stack`);
             return { id: "", props: {} as AllowlistOutputs };
         }
-        return { id, props: { ...props, entries: this.entriesOf(props, cluster.ipallowlist ?? cluster.ipwhitelist) } };
+        return { id, props: { ...state, entries: this.entriesOf(state, cluster.ipallowlist ?? cluster.ipwhitelist) } };
     }
 
     /** An empty list: no restriction is left behind. */
-    async delete(_id: string, props: AllowlistOutputs): Promise<void> {
-        const api = this.api(props.resourceName, props.credentials);
-        const cluster = await this.call(props.resourceName, `read cluster ${props.clusterId}`, () => api.findCluster(props.clusterId, { reread: true }));
+    async delete(id: string, props: AllowlistOutputs): Promise<void> {
+        const { name, api } = this.recorded(id, props);
+        const cluster = await this.call(name, `read cluster ${props.clusterId}`, () => api.findCluster(props.clusterId, { reread: true }));
         if (cluster === undefined) {
-            this.say(props.resourceName, `cluster ${props.clusterId} no longer exists: nothing to lift`);
+            this.say(name, `cluster ${props.clusterId} no longer exists: nothing to lift`);
             return;
         }
-        await this.call(props.resourceName, `lift the allowlist of cluster ${props.clusterId}`, () => api.setIpAllowlist(props.clusterId, []));
-        this.say(props.resourceName, `lifted every restriction of cluster ${props.clusterId} (the allowlist is empty)`);
+        await this.call(name, `lift the allowlist of cluster ${props.clusterId}`, () => api.setIpAllowlist(props.clusterId, []));
+        this.say(name, `lifted every restriction of cluster ${props.clusterId} (the allowlist is empty)`);
     }
 
     private async set(inputs: AllowlistInputs): Promise<AllowlistOutputs> {

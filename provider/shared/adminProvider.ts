@@ -38,6 +38,16 @@ export abstract class AdminProvider {
         return adminApiFor(credentials, this.stackConfig, process.env, this.subject(resourceName), (notice) => this.say(resourceName, retryText(notice)));
     }
 
+    /** What refresh and delete work from: the resource's name and an API client of the credentials its state recorded. */
+    protected recorded<P extends { resourceName?: string; credentials?: AdminCredentials }>(
+        id: string,
+        props: P | undefined,
+    ): { name: string; api: AdminApiClient; state: P } {
+        if (props?.credentials === undefined) throw new Error(`${this.typeName} ${id}: nothing recorded to work from (no credentials in the state)`);
+        const name = props.resourceName ?? id;
+        return { name, api: this.api(name, props.credentials), state: props };
+    }
+
     /** Runs a request; its failure names the resource and what it was doing (the SDK's errors carry no secret). */
     protected async call<T>(resourceName: string, what: string, run: () => Promise<T>, explain: (error: unknown) => string = messageOf): Promise<T> {
         try {

@@ -6,7 +6,7 @@
 import type { AdminApiClient } from "../adminApiClient";
 import type { Cluster } from "../adminSchemas";
 import { HostedClusterStateError } from "../errors";
-import { pollUntil } from "./pollUntil";
+import { PollDecision, pollUntil } from "./pollUntil";
 
 /** States a cluster passes through on its way to Healthy. */
 export const PASSING_STATES = ["Creating", "Updating", "Resuming", "Maintenance"];
@@ -22,9 +22,11 @@ export interface ClusterWaitOptions {
 
 export function waitForClusterHealthy(api: AdminApiClient, clusterId: string, options: ClusterWaitOptions): Promise<Cluster> {
     let healthyInARow = 0;
-    return pollUntil<Cluster | undefined, Cluster>({
-        read: () => api.findCluster(clusterId, { reread: true, signal: options.signal }),
-        decide: (cluster) => {
+    return pollCluster<Cluster>(
+        api,
+        clusterId,
+        options,
+        (cluster) => {
             if (cluster === undefined)
                 return { fail: new HostedClusterStateError(`Cluster ${clusterId} does not exist (any more)`, clusterId, undefined, false) };
             const status = cluster.status.ready;
@@ -34,37 +36,37 @@ export function waitForClusterHealthy(api: AdminApiClient, clusterId: string, op
             if (PASSING_STATES.includes(status)) return { wait: status };
             return { fail: new HostedClusterStateError(`Cluster ${clusterId} is ${status}`, clusterId, status, false) };
         },
-        timeoutMs: options.timeoutMs,
-        firstDelayMs: options.firstDelayMs,
-        maxDelayMs: options.maxDelayMs,
-        onWaiting: options.onStatus,
-        signal: options.signal,
-        timedOut: (status, elapsedMs) =>
-            new HostedClusterStateError(
-                `Cluster ${clusterId} was not Healthy after ${Math.round(elapsedMs / 1000)} s (still ${status ?? "unread"})`,
-                clusterId,
-                status,
-                true,
-            ),
-    });
+        (status, seconds) => `Cluster ${clusterId} was not Healthy after ${seconds} s (still ${status ?? "unread"})`,
+    );
 }
 
 /** Until GET answers 404 after a deletion. */
 export function waitForClusterGone(api: AdminApiClient, clusterId: string, options: ClusterWaitOptions): Promise<void> {
-    return pollUntil<Cluster | undefined, void>({
+    return pollCluster<void>(
+        api,
+        clusterId,
+        options,
+        (cluster) => (cluster === undefined ? { done: undefined } : { wait: `${cluster.status.ready}, being deleted` }),
+        (status, seconds) => `Cluster ${clusterId} was still there ${seconds} s after its deletion (${status ?? "unread"})`,
+    );
+}
+
+/** Reads the cluster (afresh each time) until `decide` is done with it, within the options' time limit. */
+function pollCluster<R>(
+    api: AdminApiClient,
+    clusterId: string,
+    options: ClusterWaitOptions,
+    decide: (cluster: Cluster | undefined) => PollDecision<R>,
+    timedOut: (status: string | undefined, seconds: number) => string,
+): Promise<R> {
+    return pollUntil<Cluster | undefined, R>({
         read: () => api.findCluster(clusterId, { reread: true, signal: options.signal }),
-        decide: (cluster) => (cluster === undefined ? { done: undefined } : { wait: `${cluster.status.ready}, being deleted` }),
+        decide,
         timeoutMs: options.timeoutMs,
         firstDelayMs: options.firstDelayMs,
         maxDelayMs: options.maxDelayMs,
         onWaiting: options.onStatus,
         signal: options.signal,
-        timedOut: (status, elapsedMs) =>
-            new HostedClusterStateError(
-                `Cluster ${clusterId} was still there ${Math.round(elapsedMs / 1000)} s after its deletion (${status ?? "unread"})`,
-                clusterId,
-                status,
-                true,
-            ),
+        timedOut: (status, elapsedMs) => new HostedClusterStateError(timedOut(status, Math.round(elapsedMs / 1000)), clusterId, status, true),
     });
 }
