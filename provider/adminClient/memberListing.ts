@@ -7,6 +7,7 @@ import { redact } from "../../sdk/errors";
 import { TokenClient } from "../../sdk/auth/tokenClient";
 import type { TokenInfo, TokenProvider } from "../../sdk/auth/tokenClient";
 import type { ConnectionSettings } from "../../sdk/http/transport";
+import { messageOf } from "../shared/messageOf";
 import type { AdminSettings, OrganizationMemberInfo } from "./types";
 
 export interface MemberListing {
@@ -51,10 +52,9 @@ export async function listOrganizationMembers(settings: AdminSettings, clientSec
         if (last === undefined) throw new Error("the administration client used no token");
         return { members, tokenExpiresAt: last.expiresAt.toISOString() };
     } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
         // The SDK never puts secrets into messages; this is the second line of defence.
         throw new Error(
-            `Cannot list the members at ${settings.baseUrl} as client '${settings.clientId}': ${redact(message, [
+            `Cannot list the members at ${settings.baseUrl} as client '${settings.clientId}': ${redact(messageOf(error), [
                 clientSecret,
                 ...used.map((info) => info.token),
             ])}`,

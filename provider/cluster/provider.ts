@@ -14,7 +14,9 @@ import type { AdminApiClient, CreateClusterRequest } from "../../sdk/adminApiCli
 import type { Cluster } from "../../sdk/adminSchemas";
 import { waitForClusterGone, waitForClusterHealthy } from "../../sdk/admin/clusterWaits";
 import { HostedClusterStateError, PlatformError } from "../../sdk/errors";
-import { AdminProvider, isNew, messageOf, partialFailure } from "../shared/adminProvider";
+import { AdminProvider, partialFailure } from "../shared/adminProvider";
+import { messageOf } from "../shared/messageOf";
+import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { secretChanged } from "../clusterScale/outputs";
 import { containsUnknown } from "../shared/unknowns";

@@ -13,7 +13,9 @@ import type { ClusterApiClient, CreatedClusterApiClient } from "../../sdk/adminS
 import { pollUntil } from "../../sdk/admin/pollUntil";
 import { PlatformError } from "../../sdk/errors";
 import type { AdminCredentials } from "../shared/adminCredentials";
-import { AdminProvider, isNew, messageOf, partialFailure } from "../shared/adminProvider";
+import { AdminProvider, partialFailure } from "../shared/adminProvider";
+import { messageOf } from "../shared/messageOf";
+import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { secretChanged } from "../clusterScale/outputs";
 import { containsUnknown } from "../shared/unknowns";

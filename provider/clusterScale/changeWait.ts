@@ -35,7 +35,8 @@ import {
 } from "./liveness";
 import { describeOperation, pendingText, progressLine, say, subject } from "./messages";
 import { type Ownership } from "./reconcileDecision";
-import { type Planned, messageOf, removedBrokers } from "./request";
+import { messageOf } from "../shared/messageOf";
+import { type Planned, removedBrokers } from "./request";
 
 /** Poll answers that tell nothing about the change (a 500, a body that is not the API's) tolerated in a row. */
 const MAX_UNEXPECTED_POLL_ANSWERS = 5;

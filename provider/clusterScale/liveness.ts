@@ -5,7 +5,7 @@
 // dead: the partition failed on that broker) are named in a note: a change that moves them may wait for them.
 
 import type { GatewayClient } from "../../sdk/cluster/gatewayClient";
-import { messageOf } from "./request";
+import { messageOf } from "../shared/messageOf";
 
 /** A replica the gateway reports as other than healthy. Roles (leader, follower, inactive) decide nothing here. */
 export interface ReplicaHealth {

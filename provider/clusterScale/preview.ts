@@ -19,7 +19,8 @@ import {
 import { type Say, count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
 import { type ClusterScaleOutputs } from "./outputs";
 import { underReplicated } from "./replicas";
-import { type LiveSnapshot, type Planned, intendedReplicationFactor, messageOf, planChange, removedBrokers } from "./request";
+import { type LiveSnapshot, type Planned, intendedReplicationFactor, planChange, removedBrokers } from "./request";
+import { messageOf } from "../shared/messageOf";
 
 /** Preview must never hang: one attempt per request, short time limit. */
 export const PREVIEW_TIMEOUT_MS = 10_000;

@@ -37,10 +37,11 @@ import {
 import { type ClusterView, decideDiff, diffResult } from "./decision";
 import { staleLine, staleRecord } from "./staleRecord";
 import { driftLine, driftOf } from "./drift";
-import { PassLog } from "../shared/passes";
+import { PassLog, isNew } from "../shared/passes";
 import { type KubernetesRouteInput, describeRoute } from "../shared/kubernetesRouteInput";
 import { recordedIntent } from "./replicas";
-import { type LiveSnapshot, messageOf, planChange, removedBrokers, snapshotOf } from "./request";
+import { type LiveSnapshot, planChange, removedBrokers, snapshotOf } from "./request";
+import { messageOf } from "../shared/messageOf";
 import { reconcile } from "./reconcile";
 import { previewRollout } from "./kubernetes/statefulSetPreview";
 import { type Say, interruptedNote, pendingText, planLines, quiet, say, sayLines, subject } from "./messages";
@@ -85,7 +86,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         this.passes.recordCheck(passKey(inputs), dryRun);
         // Preview calls nothing but check for a resource not in state: show the plan here, as diff does for the others.
         // The update that follows a preview plans again when it creates the resource.
-        if (isEmpty(olds) && dryRun) {
+        if (isNew(olds) && dryRun) {
             if (checked.hasUnknowns) {
                 say(inputs.resourceName, "some inputs are not known yet; the plan will be known at apply");
             } else {
@@ -276,10 +277,6 @@ function refreshDiff(program: ClusterScaleInputs, live: ClusterScaleOutputs): pu
     const drift = driftOf(program, live);
     if (drift.length > 0) say(program.resourceName, driftLine(drift));
     return { changes: drift.length > 0 };
-}
-
-function isEmpty(olds: Raw): boolean {
-    return Object.keys(olds).every((key) => key === "__provider");
 }
 
 /** The layout recorded in old outputs, if any. */

@@ -29,7 +29,8 @@ import { type ClusterScaleOutputs, type KnownChange, inFlightOutputs, outputsFro
 import { fingerprintOf, leftTheirLayout, runsKnownPlan } from "./ownership";
 import { type ReconcileFacts, type ReconcileStep, decideNext, replicasFor } from "./reconcileDecision";
 import { recordedIntent } from "./replicas";
-import { type PlanOutcome, messageOf, planChange, snapshotOf } from "./request";
+import { type PlanOutcome, planChange, snapshotOf } from "./request";
+import { messageOf } from "../shared/messageOf";
 import { staleRecord } from "./staleRecord";
 
 /** Rounds spent on the layout (waits for other changes, dry runs without an answer, unclear sends): a guard against a cluster that never settles. */

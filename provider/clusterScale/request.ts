@@ -9,6 +9,7 @@ import { type Layout, type LayoutRequest, layoutRefusal, layoutRequest, sameLayo
 import { AuthError, ConflictError, PlatformError, ResponseFormatError } from "../../sdk/errors";
 import { isTransientError } from "../../sdk/http/request";
 import type { BrokerState, ChangePlan } from "../../sdk/schemas";
+import { messageOf } from "../shared/messageOf";
 import type { DesiredLayout } from "./inputs";
 import { describeLosses, unaskedReplicaLosses } from "./replicas";
 
@@ -231,8 +232,4 @@ export function apiServerRefusal(error: PlatformError): string {
         default:
             return `the Kubernetes API server refused the request (${error.status ?? "?"} ${error.apiServerReason}).${said}`;
     }
-}
-
-export function messageOf(error: unknown): string {
-    return error instanceof Error ? error.message : String(error);
 }

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AdminApiClient } from "../../sdk/adminApiClient";
 import { type AdminCredentials, adminApiFor, retryText } from "./adminCredentials";
 import { CONFIG_NAMESPACE, StackCredentialConfig, readCredentialConfig } from "./credentials";
+import { messageOf } from "./messageOf";
 import { PassLog } from "./passes";
 
 export abstract class AdminProvider {
@@ -56,15 +57,6 @@ export abstract class AdminProvider {
             throw new Error(`${this.subject(resourceName)}: cannot ${what}: ${explain(error)}`);
         }
     }
-}
-
-export function messageOf(error: unknown): string {
-    return error instanceof Error ? error.message : String(error);
-}
-
-/** True for a resource the engine checks for the first time (a create): no old inputs but the provider. */
-export function isNew(olds: Record<string, unknown>): boolean {
-    return Object.keys(olds).every((key) => key === "__provider");
 }
 
 /**

@@ -6,6 +6,11 @@
 
 export type Pass = "preview" | "update" | "refresh";
 
+/** True for a resource the engine checks for the first time (a create): no old inputs but the provider. */
+export function isNew(olds: Record<string, unknown>): boolean {
+    return Object.keys(olds).every((key) => key === "__provider");
+}
+
 export class PassLog {
     private readonly checked = new Map<string, "preview" | "update">();
 

@@ -6,7 +6,7 @@ import { PlatformError, PodWaitTimeoutError } from "../../../sdk/errors";
 import type { BrokerStatefulSet, StatefulSetView } from "../../../sdk/kubernetes/brokerStatefulSet";
 import type { PodView } from "../../../sdk/kubernetes/podView";
 import { count, say, subject } from "../messages";
-import { messageOf } from "../request";
+import { messageOf } from "../../shared/messageOf";
 import type { PodFact, WorkloadFacts, WorkloadRefusal } from "../reconcileDecision";
 
 /** What RBAC must allow, by the step that needs it. */
