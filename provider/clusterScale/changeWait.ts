@@ -23,20 +23,11 @@ import {
 import { isTransientError } from "../../sdk/http/request";
 import { type ChangePlan, type ClusterState } from "../../sdk/schemas";
 import { type DesiredLayout } from "./inputs";
-import {
-    LIVENESS_TIMEOUT_MS,
-    availability,
-    downRefusal,
-    forceRemovalRefusal,
-    healthNote,
-    notStartedNote,
-    readLiveness,
-    uncheckedForceRemoval,
-} from "./liveness";
+import { judgeLiveness } from "./liveness";
 import { describeOperation, pendingText, progressLine, say, subject } from "./messages";
 import { type Ownership } from "./reconcileDecision";
 import { messageOf } from "../shared/messageOf";
-import { type Planned, removedBrokers } from "./request";
+import { type Planned } from "./request";
 
 /** Poll answers that tell nothing about the change (a 500, a body that is not the API's) tolerated in a row. */
 const MAX_UNEXPECTED_POLL_ANSWERS = 5;
@@ -67,21 +58,11 @@ export interface WaitOptions {
  * would remove a running broker, or a change without force needs a broker that is down.
  */
 export async function applyLiveness(name: string, desired: DesiredLayout, planned: Planned, gateway: GatewayClient | undefined): Promise<void> {
-    const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
-    const health = healthNote(liveness);
-    if (health !== undefined) say(name, health);
-    if (desired.force) {
-        const removed = removedBrokers(desired, planned.live);
-        const refusal = forceRemovalRefusal(removed, liveness);
-        if (refusal !== undefined) throw new Error(`${subject(name)}: force: ${refusal}. Nothing was sent.`);
-        if (!liveness.known && removed.length > 0) say(name, `${uncheckedForceRemoval(removed, liveness.reason)}; removing them as the program asks`);
-        return;
-    }
-    const state = availability(planned.live.members, desired.brokers, liveness);
-    const refusal = downRefusal(state);
-    if (refusal !== undefined) throw new Error(`${subject(name)}: brokers: ${refusal}. Nothing was sent.`);
-    const waiting = notStartedNote(state);
-    if (waiting !== undefined) say(name, waiting);
+    const verdict = await judgeLiveness(desired, planned.live, gateway);
+    if (verdict.health !== undefined) say(name, verdict.health);
+    if (verdict.refusal !== undefined) throw new Error(`${subject(name)}: ${verdict.refusal.property}: ${verdict.refusal.reason}. Nothing was sent.`);
+    if (verdict.unchecked !== undefined) say(name, `${verdict.unchecked}; removing them as the program asks`);
+    if (verdict.notStarted !== undefined) say(name, verdict.notStarted);
 }
 
 /**

@@ -6,6 +6,8 @@
 
 import type { GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { messageOf } from "../shared/messageOf";
+import type { DesiredLayout } from "./inputs";
+import { type LiveSnapshot, removedBrokers } from "./request";
 
 /** A replica the gateway reports as other than healthy. Roles (leader, follower, inactive) decide nothing here. */
 export interface ReplicaHealth {
@@ -33,6 +35,33 @@ export async function readLiveness(gateway: GatewayClient | undefined, timeoutMs
     } catch (error) {
         return { known: false, reason: `the gateway did not answer: ${messageOf(error)}` };
     }
+}
+
+/** What the running brokers say of a change: preview tells it, up acts on it right before sending. */
+export interface LivenessVerdict {
+    /** The replicas that are not healthy. */
+    health?: string;
+    /** Why the change must not be sent, under the input it concerns. */
+    refusal?: { property: "force" | "brokers"; reason: string };
+    /** A force removal whose brokers could not be checked. */
+    unchecked?: string;
+    /** New brokers of a change without force that do not run yet. */
+    notStarted?: string;
+}
+
+/** One look at the gateway for a change from `live` to `desired`: with force, whether the removed brokers run; without, whether the brokers it needs do. */
+export async function judgeLiveness(desired: DesiredLayout, live: LiveSnapshot, gateway: GatewayClient | undefined): Promise<LivenessVerdict> {
+    const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
+    const health = healthNote(liveness);
+    if (desired.force) {
+        const removed = removedBrokers(desired, live);
+        const refusal = forceRemovalRefusal(removed, liveness);
+        if (refusal !== undefined) return { health, refusal: { property: "force", reason: refusal } };
+        return { health, unchecked: !liveness.known && removed.length > 0 ? uncheckedForceRemoval(removed, liveness.reason) : undefined };
+    }
+    const state = availability(live.members, desired.brokers, liveness);
+    const refusal = downRefusal(state);
+    return { health, refusal: refusal === undefined ? undefined : { property: "brokers", reason: refusal }, notStarted: notStartedNote(state) };
 }
 
 /** Why a force removal of `removed` must not go ahead: some of them run. */

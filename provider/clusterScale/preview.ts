@@ -6,20 +6,11 @@ import { previewRollout } from "./kubernetes/statefulSetPreview";
 import { type GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { type Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
-import {
-    LIVENESS_TIMEOUT_MS,
-    availability,
-    downRefusal,
-    forceRemovalRefusal,
-    healthNote,
-    notStartedNote,
-    readLiveness,
-    uncheckedForceRemoval,
-} from "./liveness";
+import { judgeLiveness } from "./liveness";
 import { type Say, count, layoutLines, pendingText, planLines, say, sayLines, subject } from "./messages";
 import { type ClusterScaleOutputs } from "./outputs";
 import { underReplicated } from "./replicas";
-import { type LiveSnapshot, type Planned, intendedReplicationFactor, planChange, removedBrokers } from "./request";
+import { type LiveSnapshot, type Planned, intendedReplicationFactor, planChange } from "./request";
 import { messageOf } from "../shared/messageOf";
 
 /** Preview must never hang: one attempt per request, short time limit. */
@@ -86,20 +77,12 @@ export async function previewLiveness(
     gateway: GatewayClient | undefined,
     startsPods: boolean,
 ): Promise<string | undefined> {
-    const liveness = await readLiveness(gateway, LIVENESS_TIMEOUT_MS);
-    const health = healthNote(liveness);
-    if (health !== undefined) tell(name, health);
-    if (desired.force) {
-        const removed = removedBrokers(desired, outcome.live);
-        const refusal = forceRemovalRefusal(removed, liveness);
-        if (refusal === undefined && !liveness.known && removed.length > 0) tell(name, uncheckedForceRemoval(removed, liveness.reason));
-        return refusal;
-    }
-    const state = availability(outcome.live.members, desired.brokers, liveness);
-    const refusal = downRefusal(state);
-    if (refusal !== undefined) tell(name, `up will refuse this change until every broker it needs runs: ${refusal}`);
-    const waiting = notStartedNote(state);
-    if (waiting !== undefined && !startsPods) tell(name, waiting);
+    const verdict = await judgeLiveness(desired, outcome.live, gateway);
+    if (verdict.health !== undefined) tell(name, verdict.health);
+    if (verdict.refusal?.property === "force") return verdict.refusal.reason;
+    if (verdict.refusal !== undefined) tell(name, `up will refuse this change until every broker it needs runs: ${verdict.refusal.reason}`);
+    if (verdict.unchecked !== undefined) tell(name, verdict.unchecked);
+    if (verdict.notStarted !== undefined && !startsPods) tell(name, verdict.notStarted);
     return undefined;
 }
 
