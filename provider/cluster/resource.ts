@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterStage } from "../../sdk/adminSchemas";
 import type { AdminCredentialsArgs } from "../shared/adminCredentialsArgs";
+import { adminResourceOptions, adminResourceProps } from "../shared/adminResourceProps";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
 
@@ -67,11 +68,8 @@ export class Cluster extends pulumi.dynamic.Resource {
 
     constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
         const props = {
-            resourceName: name,
-            // Whether the program runs a preview: what will happen is said in the preview pass only (not kept in state).
-            dryRun: pulumi.runtime.isDryRun(),
             ...args,
-            credentials: pulumi.secret(args.credentials ?? {}),
+            ...adminResourceProps(name, args.credentials),
             status: undefined,
             generationId: undefined,
             channelId: undefined,
@@ -80,7 +78,7 @@ export class Cluster extends pulumi.dynamic.Resource {
             links: undefined,
             created: undefined,
         };
-        super(clusterShim, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }), "platform", "Cluster");
+        super(clusterShim, name, props, adminResourceOptions(opts), "platform", "Cluster");
         this.clusterId = this.id;
     }
 }

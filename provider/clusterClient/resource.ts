@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterClientPermission } from "../../sdk/adminSchemas";
 import type { AdminCredentialsArgs } from "../shared/adminCredentialsArgs";
+import { adminResourceOptions, adminResourceProps } from "../shared/adminResourceProps";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
 
@@ -37,23 +38,14 @@ export class ClusterClient extends pulumi.dynamic.Resource {
 
     constructor(name: string, args: ClusterClientArgs, opts?: pulumi.CustomResourceOptions) {
         const props = {
-            resourceName: name,
-            dryRun: pulumi.runtime.isDryRun(),
             ...args,
-            credentials: pulumi.secret(args.credentials ?? {}),
+            ...adminResourceProps(name, args.credentials),
             clientId: undefined,
             clientSecret: undefined,
             zeebeAddress: undefined,
             authorizationServerUrl: undefined,
             audience: undefined,
         };
-        super(
-            clusterClientShim,
-            name,
-            props,
-            pulumi.mergeOptions(opts, { additionalSecretOutputs: ["clientSecret", "credentials"] }),
-            "platform",
-            "ClusterClient",
-        );
+        super(clusterClientShim, name, props, adminResourceOptions(opts, "clientSecret"), "platform", "ClusterClient");
     }
 }

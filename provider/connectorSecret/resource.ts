@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AdminCredentialsArgs } from "../shared/adminCredentialsArgs";
+import { adminResourceOptions, adminResourceProps } from "../shared/adminResourceProps";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
 
@@ -27,19 +28,10 @@ export class ConnectorSecret extends pulumi.dynamic.Resource {
 
     constructor(name: string, args: ConnectorSecretArgs, opts?: pulumi.CustomResourceOptions) {
         const props = {
-            resourceName: name,
-            dryRun: pulumi.runtime.isDryRun(),
             ...args,
             value: pulumi.secret(args.value),
-            credentials: pulumi.secret(args.credentials ?? {}),
+            ...adminResourceProps(name, args.credentials),
         };
-        super(
-            connectorSecretShim,
-            name,
-            props,
-            pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value", "credentials"] }),
-            "platform",
-            "ConnectorSecret",
-        );
+        super(connectorSecretShim, name, props, adminResourceOptions(opts, "value"), "platform", "ConnectorSecret");
     }
 }

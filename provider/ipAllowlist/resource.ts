@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AdminCredentialsArgs } from "../shared/adminCredentialsArgs";
+import { adminResourceOptions, adminResourceProps } from "../shared/adminResourceProps";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
 
@@ -29,7 +30,7 @@ export class IpAllowlist extends pulumi.dynamic.Resource {
     declare readonly entries: pulumi.Output<{ ip: string; description: string }[]>;
 
     constructor(name: string, args: IpAllowlistArgs, opts?: pulumi.CustomResourceOptions) {
-        const props = { resourceName: name, dryRun: pulumi.runtime.isDryRun(), ...args, credentials: pulumi.secret(args.credentials ?? {}) };
-        super(ipAllowlistShim, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }), "platform", "IpAllowlist");
+        const props = { ...args, ...adminResourceProps(name, args.credentials) };
+        super(ipAllowlistShim, name, props, adminResourceOptions(opts), "platform", "IpAllowlist");
     }
 }

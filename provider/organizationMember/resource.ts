@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { AssignableRole } from "../../sdk/adminSchemas";
+import { adminResourceOptions, adminResourceProps } from "../shared/adminResourceProps";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
 import type { AdminCredentialsArgs } from "../shared/adminCredentialsArgs";
@@ -32,16 +33,13 @@ export class OrganizationMember extends pulumi.dynamic.Resource {
 
     constructor(name: string, args: OrganizationMemberArgs, opts?: pulumi.CustomResourceOptions) {
         const props = {
-            resourceName: name,
-            // Whether the program runs a preview: what will happen is said in the preview pass only (not kept in state).
-            dryRun: pulumi.runtime.isDryRun(),
             email: args.email,
             roles: args.roles,
-            credentials: pulumi.secret(args.credentials ?? {}),
+            ...adminResourceProps(name, args.credentials),
             name: undefined,
             invitePending: undefined,
             owner: undefined,
         };
-        super(organizationMemberShim, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["credentials"] }), "platform", "OrganizationMember");
+        super(organizationMemberShim, name, props, adminResourceOptions(opts), "platform", "OrganizationMember");
     }
 }
