@@ -14,7 +14,7 @@ import type { AdminApiClient, CreateClusterRequest } from "../../sdk/adminApiCli
 import type { Cluster } from "../../sdk/adminSchemas";
 import { waitForClusterGone, waitForClusterHealthy } from "../../sdk/admin/clusterWaits";
 import { HostedClusterStateError, PlatformError } from "../../sdk/errors";
-import { AdminProvider, partialFailure } from "../shared/adminProvider";
+import { AdminProvider, type Tell, partialFailure } from "../shared/adminProvider";
 import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
@@ -27,7 +27,7 @@ import { resolveParameters } from "./resolve";
 
 type Raw = Record<string, unknown>;
 
-export class ClusterProvider extends AdminProvider implements pulumi.dynamic.ResourceProvider<Raw, ClusterOutputs> {
+export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs> implements pulumi.dynamic.ResourceProvider<Raw, ClusterOutputs> {
     protected readonly typeName = "Cluster";
     /** Clusters this host is replacing, by resource name: the replacement may share the old one's name. */
     private readonly replacing = new Map<string, string>();
@@ -55,11 +55,8 @@ export class ClusterProvider extends AdminProvider implements pulumi.dynamic.Res
         return { inputs: inputs as unknown as Raw };
     }
 
-    async diff(_id: string, olds: ClusterOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
-        const inputs = news as unknown as ClusterInputs;
+    protected async changeDiff(inputs: ClusterInputs, olds: ClusterOutputs, tell: Tell): Promise<pulumi.dynamic.DiffResult> {
         const name = inputs.resourceName;
-        if (this.passes.passOf(name) === "refresh") return this.refreshDiff(inputs, olds);
-        const tell = this.teller(name);
         if (containsUnknown(inputs)) {
             tell(name, "some inputs are not known yet; up will decide");
             return { changes: true };
@@ -263,7 +260,7 @@ export class ClusterProvider extends AdminProvider implements pulumi.dynamic.Res
     }
 
     /** A refresh's diff: the program against the cluster as read. */
-    private refreshDiff(program: ClusterInputs, live: ClusterOutputs): pulumi.dynamic.DiffResult {
+    protected refreshDiff(program: ClusterInputs, live: ClusterOutputs): pulumi.dynamic.DiffResult {
         const drift: string[] = [];
         if (program.name !== live.name) drift.push(`name is ${live.name} (the program says ${program.name})`);
         if (program.description !== undefined && program.description !== (live.description ?? "")) drift.push("description differs");

@@ -13,7 +13,7 @@ import type { ClusterApiClient, CreatedClusterApiClient } from "../../sdk/adminS
 import { pollUntil } from "../../sdk/admin/pollUntil";
 import { PlatformError } from "../../sdk/errors";
 import type { AdminCredentials } from "../shared/adminCredentials";
-import { AdminProvider, partialFailure } from "../shared/adminProvider";
+import { AdminProvider, type Tell, partialFailure } from "../shared/adminProvider";
 import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
@@ -39,7 +39,7 @@ export interface ClientOutputs {
     audience: string;
 }
 
-export class ClusterClientProvider extends AdminProvider implements pulumi.dynamic.ResourceProvider<Raw, ClientOutputs> {
+export class ClusterClientProvider extends AdminProvider<ClientInputs, ClientOutputs> implements pulumi.dynamic.ResourceProvider<Raw, ClientOutputs> {
     protected readonly typeName = "ClusterClient";
     /** Clients this host is replacing, by resource name: their replacement may keep the name. */
     private readonly replacing = new Map<string, string>();
@@ -67,11 +67,8 @@ export class ClusterClientProvider extends AdminProvider implements pulumi.dynam
         return { inputs: inputs as unknown as Raw };
     }
 
-    async diff(_id: string, olds: ClientOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
-        const inputs = news as unknown as ClientInputs;
+    protected async changeDiff(inputs: ClientInputs, olds: ClientOutputs, tell: Tell): Promise<pulumi.dynamic.DiffResult> {
         const name = inputs.resourceName;
-        if (this.passes.passOf(name) === "refresh") return this.refreshDiff(inputs, olds);
-        const tell = this.teller(name);
         const replaced = (reason: string, properties: string[]): pulumi.dynamic.DiffResult => {
             const sameName = inputs.clientName === olds.clientName && inputs.clusterId === olds.clusterId;
             tell(
@@ -223,7 +220,7 @@ export class ClusterClientProvider extends AdminProvider implements pulumi.dynam
     }
 
     /** A refresh's diff: the program's permissions against the client's in the cluster. */
-    private refreshDiff(program: ClientInputs, live: ClientOutputs): pulumi.dynamic.DiffResult {
+    protected refreshDiff(program: ClientInputs, live: ClientOutputs): pulumi.dynamic.DiffResult {
         if (samePermissions(program.permissions, live.permissions)) return { changes: false };
         this.say(
             program.resourceName,

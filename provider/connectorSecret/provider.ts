@@ -13,7 +13,7 @@ import { pollUntil } from "../../sdk/admin/pollUntil";
 import { PlatformError } from "../../sdk/errors";
 import { z } from "zod";
 import { type AdminCredentials, checkAdminCredentials } from "../shared/adminCredentials";
-import { AdminProvider } from "../shared/adminProvider";
+import { AdminProvider, type Tell } from "../shared/adminProvider";
 import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
@@ -51,7 +51,7 @@ const schemas = {
     adoptExisting: z.boolean({ error: "adoptExisting must be true or false" }).default(false),
 };
 
-export class ConnectorSecretProvider extends AdminProvider implements pulumi.dynamic.ResourceProvider<Raw, SecretOutputs> {
+export class ConnectorSecretProvider extends AdminProvider<SecretInputs, SecretOutputs> implements pulumi.dynamic.ResourceProvider<Raw, SecretOutputs> {
     protected readonly typeName = "ConnectorSecret";
 
     async check(olds: Raw, news: Raw): Promise<pulumi.dynamic.CheckResult<Raw>> {
@@ -93,11 +93,8 @@ export class ConnectorSecretProvider extends AdminProvider implements pulumi.dyn
         return { inputs: inputs as unknown as Raw };
     }
 
-    async diff(_id: string, olds: SecretOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
-        const inputs = news as unknown as SecretInputs;
+    protected async changeDiff(inputs: SecretInputs, olds: SecretOutputs, tell: Tell): Promise<pulumi.dynamic.DiffResult> {
         const name = inputs.resourceName;
-        if (this.passes.passOf(name) === "refresh") return this.refreshDiff(inputs, olds);
-        const tell = this.teller(name);
         const moved = (["clusterId", "secretName"] as const).filter((key) => inputs[key] !== olds[key]);
         if (moved.length > 0) {
             tell(name, `${moved.join(" and ")} changed: up deletes secret ${olds.secretName} of cluster ${olds.clusterId}, then creates the new one`);
@@ -225,7 +222,7 @@ export class ConnectorSecretProvider extends AdminProvider implements pulumi.dyn
     }
 
     /** A refresh's diff: the program's value against the one listed, never printed. */
-    private refreshDiff(program: SecretInputs, live: SecretOutputs): pulumi.dynamic.DiffResult {
+    protected refreshDiff(program: SecretInputs, live: SecretOutputs): pulumi.dynamic.DiffResult {
         if (program.value === live.value) return { changes: false };
         this.say(program.resourceName, `the value of secret ${live.secretName} in the cluster differs from the program's`);
         return { changes: true };

@@ -12,7 +12,7 @@ import type { AdminApiClient } from "../../sdk/adminApiClient";
 import type { IpAllowlistEntry } from "../../sdk/adminSchemas";
 import { z } from "zod";
 import { type AdminCredentials, checkAdminCredentials } from "../shared/adminCredentials";
-import { AdminProvider } from "../shared/adminProvider";
+import { AdminProvider, type Tell } from "../shared/adminProvider";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { claimOnce } from "../shared/claims";
@@ -36,7 +36,7 @@ const clusterIdSchema = z
     .trim()
     .min(1, "clusterId must not be empty");
 
-export class IpAllowlistProvider extends AdminProvider implements pulumi.dynamic.ResourceProvider<Raw, AllowlistOutputs> {
+export class IpAllowlistProvider extends AdminProvider<AllowlistInputs, AllowlistOutputs> implements pulumi.dynamic.ResourceProvider<Raw, AllowlistOutputs> {
     protected readonly typeName = "IpAllowlist";
 
     async check(olds: Raw, news: Raw): Promise<pulumi.dynamic.CheckResult<Raw>> {
@@ -75,11 +75,8 @@ export class IpAllowlistProvider extends AdminProvider implements pulumi.dynamic
         return { inputs: inputs as unknown as Raw };
     }
 
-    async diff(_id: string, olds: AllowlistOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
-        const inputs = news as unknown as AllowlistInputs;
+    protected async changeDiff(inputs: AllowlistInputs, olds: AllowlistOutputs, tell: Tell): Promise<pulumi.dynamic.DiffResult> {
         const name = inputs.resourceName;
-        if (this.passes.passOf(name) === "refresh") return this.refreshDiff(inputs, olds);
-        const tell = this.teller(name);
         if (inputs.clusterId !== olds.clusterId) {
             tell(
                 name,
@@ -154,7 +151,7 @@ export class IpAllowlistProvider extends AdminProvider implements pulumi.dynamic
     }
 
     /** A refresh's diff: the program's entries against the cluster's. */
-    private refreshDiff(program: AllowlistInputs, live: AllowlistOutputs): pulumi.dynamic.DiffResult {
+    protected refreshDiff(program: AllowlistInputs, live: AllowlistOutputs): pulumi.dynamic.DiffResult {
         const { added, removed } = entryChanges(live.entries, program.entries);
         if (added.length + removed.length === 0) return { changes: false };
         this.say(

@@ -11,7 +11,7 @@ import { sameEmail } from "../../sdk/adminApiClient";
 import type { Member } from "../../sdk/adminSchemas";
 import { PlatformError } from "../../sdk/errors";
 import type { AdminCredentials } from "../shared/adminCredentials";
-import { AdminProvider } from "../shared/adminProvider";
+import { AdminProvider, type Tell } from "../shared/adminProvider";
 import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
@@ -33,7 +33,7 @@ export interface MemberOutputs extends MemberRecord {
     credentials: AdminCredentials;
 }
 
-export class OrganizationMemberProvider extends AdminProvider implements pulumi.dynamic.ResourceProvider<Raw, MemberOutputs> {
+export class OrganizationMemberProvider extends AdminProvider<MemberInputs, MemberOutputs> implements pulumi.dynamic.ResourceProvider<Raw, MemberOutputs> {
     protected readonly typeName = "OrganizationMember";
 
     async check(olds: Raw, news: Raw): Promise<pulumi.dynamic.CheckResult<Raw>> {
@@ -59,10 +59,7 @@ export class OrganizationMemberProvider extends AdminProvider implements pulumi.
         return { inputs: inputs as unknown as Raw };
     }
 
-    async diff(_id: string, olds: MemberOutputs, news: Raw): Promise<pulumi.dynamic.DiffResult> {
-        const inputs = news as unknown as MemberInputs;
-        if (this.passes.passOf(inputs.resourceName) === "refresh") return this.refreshDiff(inputs, olds);
-        const tell = this.teller(inputs.resourceName);
+    protected async changeDiff(inputs: MemberInputs, olds: MemberOutputs, tell: Tell): Promise<pulumi.dynamic.DiffResult> {
         if (inputs.email !== olds.email && !(typeof inputs.email === "string" && typeof olds.email === "string" && sameEmail(inputs.email, olds.email))) {
             tell(inputs.resourceName, `email changed: up invites ${String(inputs.email)} and then removes ${olds.email}`);
             return { changes: true, replaces: ["email"] };
@@ -148,7 +145,7 @@ export class OrganizationMemberProvider extends AdminProvider implements pulumi.
     }
 
     /** A refresh's diff: the program's roles against what the organization lists. The owner never drifts. */
-    private refreshDiff(program: MemberInputs, live: MemberOutputs): pulumi.dynamic.DiffResult {
+    protected refreshDiff(program: MemberInputs, live: MemberOutputs): pulumi.dynamic.DiffResult {
         if (live.owner === true || sameRoles(program.roles ?? [], live.roles ?? [])) return { changes: false };
         this.say(program.resourceName, `the organization gives ${live.email} roles ${live.roles.join(", ")}; the program says ${program.roles.join(", ")}`);
         return { changes: true };

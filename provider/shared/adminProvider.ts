@@ -9,7 +9,10 @@ import { CONFIG_NAMESPACE, StackCredentialConfig, readCredentialConfig } from ".
 import { messageOf } from "./messageOf";
 import { PassLog } from "./passes";
 
-export abstract class AdminProvider {
+/** Says a line of a resource (in the preview pass only, when a teller). */
+export type Tell = (resourceName: string, message: string) => void;
+
+export abstract class AdminProvider<Inputs extends { resourceName: string }, Outputs> {
     protected stackConfig: StackCredentialConfig = {};
     protected readonly passes = new PassLog();
 
@@ -31,9 +34,25 @@ export abstract class AdminProvider {
     }
 
     /** say in the preview pass only (the update after it decides again, silently). */
-    protected teller(resourceName: string): (resourceName: string, message: string) => void {
+    protected teller(resourceName: string): Tell {
         return this.passes.passOf(resourceName) === "preview" ? (name, message) => this.say(name, message) : () => undefined;
     }
+
+    /**
+     * A diff this host's check did not precede is a refresh's: the engine compares the program's old inputs with what
+     * the read found, so it reports drift (refreshDiff). Any other diff decides what up will do (changeDiff).
+     */
+    async diff(_id: string, olds: Outputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+        const inputs = news as unknown as Inputs;
+        if (this.passes.passOf(inputs.resourceName) === "refresh") return this.refreshDiff(inputs, olds);
+        return this.changeDiff(inputs, olds, this.teller(inputs.resourceName));
+    }
+
+    /** What refresh found that differs from the program, said in a line; changes when anything does. */
+    protected abstract refreshDiff(program: Inputs, live: Outputs): pulumi.dynamic.DiffResult;
+
+    /** What up will do to the resource, told (in the preview pass) through `tell`. */
+    protected abstract changeDiff(inputs: Inputs, olds: Outputs, tell: Tell): Promise<pulumi.dynamic.DiffResult>;
 
     protected api(resourceName: string, credentials: AdminCredentials): AdminApiClient {
         return adminApiFor(credentials, this.stackConfig, process.env, this.subject(resourceName), (notice) => this.say(resourceName, retryText(notice)));
