@@ -10,7 +10,7 @@ import type { DesiredLayout } from "./inputs";
 import { type LiveSnapshot, removedBrokers } from "./request";
 
 /** A replica the gateway reports as other than healthy. Roles (leader, follower, inactive) decide nothing here. */
-export interface ReplicaHealth {
+interface ReplicaHealth {
     brokerId: number;
     partitionId: number;
     health: string;
@@ -18,10 +18,10 @@ export interface ReplicaHealth {
 
 export type Liveness = { known: true; running: ReadonlySet<number>; notHealthy: ReplicaHealth[] } | { known: false; reason: string };
 
-/** One GET of the gateway's topology, never retried (a preview must not hang on it). */
 /** A look at which brokers run must never hold up a preview or an up for long. */
-export const LIVENESS_TIMEOUT_MS = 10_000;
+const LIVENESS_TIMEOUT_MS = 10_000;
 
+/** One GET of the gateway's topology, never retried (a preview must not hang on it). */
 export async function readLiveness(gateway: GatewayClient | undefined, timeoutMs: number): Promise<Liveness> {
     if (gateway === undefined) return { known: false, reason: "no gatewayUrl is set" };
     try {
@@ -65,7 +65,7 @@ export async function judgeLiveness(desired: DesiredLayout, live: LiveSnapshot, 
 }
 
 /** Why a force removal of `removed` must not go ahead: some of them run. */
-export function forceRemovalRefusal(removed: readonly number[], liveness: Liveness): string | undefined {
+function forceRemovalRefusal(removed: readonly number[], liveness: Liveness): string | undefined {
     if (!liveness.known) return undefined;
     const running = removed.filter((id) => liveness.running.has(id));
     if (running.length === 0) return undefined;
@@ -77,11 +77,11 @@ export function forceRemovalRefusal(removed: readonly number[], liveness: Livene
 }
 
 /** The line a preview prints when it cannot tell whether the brokers a force removal drops are stopped. */
-export function uncheckedForceRemoval(removed: readonly number[], reason: string): string {
+function uncheckedForceRemoval(removed: readonly number[], reason: string): string {
     return `could not check that ${brokers(removed)} ${removed.length === 1 ? "is" : "are"} stopped (${reason}); a force removal of a running broker drops its replicas`;
 }
 
-export interface Availability {
+interface Availability {
     /** Current members that the change keeps and that do not run. */
     downKept: number[];
     /** Current members that the change removes gracefully and that do not run. */
@@ -91,7 +91,7 @@ export interface Availability {
 }
 
 /** For a change without force, which needs every broker up: who is down, and which new brokers have not started. */
-export function availability(members: readonly number[], target: readonly number[], liveness: Liveness): Availability | undefined {
+function availability(members: readonly number[], target: readonly number[], liveness: Liveness): Availability | undefined {
     if (!liveness.known) return undefined;
     const down = members.filter((id) => !liveness.running.has(id));
     return {
@@ -102,7 +102,7 @@ export function availability(members: readonly number[], target: readonly number
 }
 
 /** Why a change without force cannot go ahead; undefined when every broker it needs now is up. */
-export function downRefusal(state: Availability | undefined): string | undefined {
+function downRefusal(state: Availability | undefined): string | undefined {
     if (state === undefined) return undefined;
     const reasons: string[] = [];
     if (state.downKept.length > 0) {
@@ -119,7 +119,7 @@ export function downRefusal(state: Availability | undefined): string | undefined
 }
 
 /** The line for new brokers that have not started: the change waits for them. */
-export function notStartedNote(state: Availability | undefined): string | undefined {
+function notStartedNote(state: Availability | undefined): string | undefined {
     if (state === undefined || state.notStarted.length === 0) return undefined;
     return `new ${brokers(state.notStarted)} ${state.notStarted.length === 1 ? "is" : "are"} not running yet: the change waits for ${state.notStarted.length === 1 ? "it" : "them"} to start (it stays at BROKER_ADD until then)`;
 }
