@@ -55,6 +55,12 @@ export interface ClusterScaleOutputs extends ClusterScaleSettings {
     auth?: ManagementAuth;
     /** The tls input, kept for refresh (a secret in the state: it may hold a private key). Absent when the program gave none. */
     tls?: ManagementTls;
+    /**
+     * With kubernetes.statefulSet: the StatefulSet's replica count as the last up left it (an up that did not complete:
+     * the most pods it ran). The claims of the ordinals between it and the layout's count are those of brokers this
+     * resource removed; refresh keeps it, so an up killed before it deleted them leaves them owed to the next one.
+     */
+    statefulSetReplicas?: number;
     /** The kubernetes route, kept for refresh (a secret in the state: it may hold a kubeconfig). Absent when the program gave none. */
     kubernetes?: KubernetesRouteInput;
 }

@@ -54,7 +54,7 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
             if (statefulSet !== undefined) {
                 const deleteVolumes = inputs.kubernetes?.volumesOfRemovedBrokers === "delete";
                 try {
-                    await previewRollout(say, name, statefulSet, desired.brokers, outcome.plan.currentTopology, deleteVolumes);
+                    await previewRollout(say, name, statefulSet, desired.brokers, outcome.plan.currentTopology, { delete: deleteVolumes });
                 } catch (error) {
                     return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: `, "") };
                 }

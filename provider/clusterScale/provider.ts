@@ -125,8 +125,8 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         let workloadPending = false;
         const showRollout = async (plan: ChangePlan) => {
             if (statefulSet === undefined) return;
-            const deleteVolumes = inputs.kubernetes?.volumesOfRemovedBrokers === "delete";
-            workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, deleteVolumes)).pending;
+            const volumes = { delete: inputs.kubernetes?.volumesOfRemovedBrokers === "delete", recordedReplicas: olds.statefulSetReplicas };
+            workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, volumes)).pending;
         };
         let stale: string[] = [];
         const decided = (cluster: ClusterView) =>
@@ -214,6 +214,8 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const settings: ClusterScaleSettings = asCount ? { ...rest, brokerCount: members.length } : { ...rest, brokers: members };
         const recorded = recordedChange(props);
         const outputs = outputsFrom(settings, state, leftTheirLayout([recorded], state), recordedIntent(props));
+        // What this resource ran is not what refresh reads: a kill before the removed brokers' claims went leaves them owed.
+        if (props.statefulSetReplicas !== undefined) outputs.statefulSetReplicas = props.statefulSetReplicas;
         // The credentials stay among the outputs (for the next refresh), not among the read inputs: the program gives those.
         const inputs = { ...settings, partitionCount: outputs.partitionCount, replicationFactor: outputs.replicationFactor };
         return { id, props: withCredentials(outputs, props), inputs: inputs as unknown as ClusterScaleOutputs };

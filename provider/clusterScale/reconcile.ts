@@ -15,7 +15,8 @@ import type { Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
 import { partialFailure } from "./interrupted";
 import {
-    claimsBeyond,
+    claimsOf,
+    existingClaims,
     observeStatefulSet,
     deleteClaims,
     podList,
@@ -32,6 +33,7 @@ import { recordedIntent } from "./replicas";
 import { type PlanOutcome, planChange, snapshotOf } from "./request";
 import { messageOf } from "../shared/messageOf";
 import { staleRecord } from "./staleRecord";
+import { ranReplicas, removedOrdinals } from "./kubernetes/removedOrdinals";
 
 /** Rounds spent on the layout (waits for other changes, dry runs without an answer, unclear sends): a guard against a cluster that never settles. */
 const MAX_APPLY_ROUNDS = 6;
@@ -44,7 +46,7 @@ interface Observation {
     readError?: unknown;
     /** The dry run, when the cluster was idle (or unreadable while a force removal is asked for) and the layout not applied yet. */
     planned?: PlanOutcome;
-    workload?: { view: StatefulSetView; pods: PodView[]; claims: string[] };
+    workload?: { view: StatefulSetView; pods: PodView[]; claims: string[]; ranReplicas: number };
 }
 
 /** What this up has done so far: the only thing carried from one round to the next. */
@@ -63,6 +65,8 @@ interface Progress {
     outputs?: ClusterScaleOutputs;
     /** The pods a wait just saw: the next round decides from them without reading again (the change follows within milliseconds). */
     seen?: { view: StatefulSetView; pods: PodView[] };
+    /** The most pods of the StatefulSet this resource ran (see removedOrdinals.ts): recorded by the last up, raised by what this one saw. */
+    ranReplicas: number;
 }
 
 type Act = Progress | { done: ClusterScaleOutputs };
@@ -83,8 +87,10 @@ export async function reconcile(
     const recorded: KnownChange | undefined = olds === undefined ? undefined : recordedChange(olds);
     // The change an earlier run left in flight (a partial failure keeps its id): waiting for it is resuming it.
     const earlier = olds?.lastChange?.status === "IN_PROGRESS" ? recorded : undefined;
-    const fail = (outputs: ClusterScaleOutputs, reason: string): never => {
-        throw partialFailure(id, { ...outputs, __provider: provider }, `${subject(name)}: ${reason}`);
+    const withRanReplicas = (outputs: ClusterScaleOutputs, progress: Progress): ClusterScaleOutputs =>
+        statefulSet === undefined ? outputs : { ...outputs, statefulSetReplicas: progress.ranReplicas };
+    const fail = (outputs: ClusterScaleOutputs, reason: string, progress: Progress): never => {
+        throw partialFailure(id, { ...withRanReplicas(outputs, progress), __provider: provider }, `${subject(name)}: ${reason}`);
     };
 
     const observe = async (progress: Progress): Promise<Observation> => {
@@ -96,9 +102,11 @@ export async function reconcile(
         }
         if (statefulSet !== undefined) {
             const { view, pods } = await observeStatefulSet(name, statefulSet, progress.seen);
+            const ran = ranReplicas(progress.ranReplicas, view.replicas);
             // Claims go only after the layout change: listing them earlier would only delay it.
-            const claims = deleteVolumes && progress.outputs !== undefined ? await claimsBeyond(name, statefulSet, view, replicasFor(desired.brokers)) : [];
-            observed.workload = { view, pods, claims };
+            const owed = deleteVolumes && progress.outputs !== undefined ? claimsOf(statefulSet, view, removedOrdinals(replicasFor(desired.brokers), ran)) : [];
+            const claims = owed.length > 0 ? await existingClaims(name, statefulSet, owed) : [];
+            observed.workload = { view, pods, claims, ranReplicas: ran };
         }
         const idle = observed.state !== undefined && observed.state.pendingChange === undefined;
         const forceUnread = observed.state === undefined && desired.force && isTransientError(observed.readError);
@@ -125,6 +133,7 @@ export async function reconcile(
                 return fail(
                     inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS", intended),
                     `${readReason()}; change ${inFlight.changeId} may be running: the next up waits for it`,
+                    progress,
                 );
             }
             case "refuseUnreadable":
@@ -162,7 +171,9 @@ export async function reconcile(
                 await deleteClaims(name, statefulSet!, step.names);
                 return next;
             case "done":
-                return { done: progress.outputs! };
+                return {
+                    done: workload === undefined ? progress.outputs! : withRanReplicas(progress.outputs!, { ...progress, ranReplicas: workload.view.replicas }),
+                };
             case "observeAgain":
                 return nextRound;
             case "refuseBusyUnreadable":
@@ -217,7 +228,7 @@ export async function reconcile(
             timeoutSeconds: inputs.timeoutSeconds,
             ownership: step.ownership,
             cancelOnTimeout: inputs.cancelOnTimeout,
-            onFailure: mine && ((reason, status, last) => fail(inFlightOutputs(settings, last ?? state, mine, status, progress.intended), reason)),
+            onFailure: mine && ((reason, status, last) => fail(inFlightOutputs(settings, last ?? state, mine, status, progress.intended), reason, progress)),
         });
         return { ...progress, inFlight, waited };
     };
@@ -272,7 +283,7 @@ export async function reconcile(
             timeoutSeconds: inputs.timeoutSeconds,
             ownership: "this run",
             cancelOnTimeout: inputs.cancelOnTimeout,
-            onFailure: (reason, status, last) => fail(inFlightOutputs(settings, last ?? before, mine, status, progress.intended), reason),
+            onFailure: (reason, status, last) => fail(inFlightOutputs(settings, last ?? before, mine, status, progress.intended), reason, progress),
         });
         if (outcome === undefined) return { ...nextRound, unclear: [] };
         if (outcome.gatewayNote !== undefined) say(name, outcome.gatewayNote);
@@ -280,9 +291,16 @@ export async function reconcile(
         return { ...progress, unclear: [], outputs: outputsFrom(settings, outcome.cluster, [mine], progress.intended) };
     };
 
-    let progress: Progress = { round: 1, inFlight: earlier, unclear: [], intended: desired.replicationFactor ?? desired.recordedReplicationFactor };
+    let progress: Progress = {
+        round: 1,
+        inFlight: earlier,
+        unclear: [],
+        intended: desired.replicationFactor ?? desired.recordedReplicationFactor,
+        ranReplicas: olds?.statefulSetReplicas ?? 0,
+    };
     for (;;) {
         const observed = await observe(progress);
+        if (observed.workload !== undefined) progress = { ...progress, ranReplicas: observed.workload.ranReplicas };
         const step = decideNext(factsOf(observed, progress, desired, earlier));
         const next = await act(step, observed, progress);
         if ("done" in next) return next.done;

@@ -195,27 +195,6 @@ export class BrokerStatefulSet {
         return names.filter((name) => present.has(name));
     }
 
-    /**
-     * The claims of these templates whose ordinal is `fromOrdinal` or higher (`<template>-<statefulSet>-<ordinal>`), that
-     * exist and are not being deleted: those of brokers beyond a replica count. Sorted by template, then ordinal.
-     */
-    async claimsFrom(templates: readonly string[], fromOrdinal: number, signal?: AbortSignal): Promise<string[]> {
-        const list = decodeJsonBody(
-            await this.call("GET", `${this.corePath}/persistentvolumeclaims`, { signal }),
-            decoder("PersistentVolumeClaimList", listSchema(claimSchema)),
-        );
-        const found: { template: number; ordinal: number; name: string }[] = [];
-        for (const claim of list.items) {
-            if (claim.metadata.deletionTimestamp !== undefined) continue;
-            templates.forEach((template, index) => {
-                const prefix = `${template}-${this.ref.statefulSet}-`;
-                const rest = claim.metadata.name.startsWith(prefix) ? claim.metadata.name.slice(prefix.length) : "";
-                if (/^\d+$/.test(rest) && Number(rest) >= fromOrdinal) found.push({ template: index, ordinal: Number(rest), name: claim.metadata.name });
-            });
-        }
-        return found.sort((a, b) => a.template - b.template || a.ordinal - b.ordinal).map((claim) => claim.name);
-    }
-
     /** Deletes a claim; one that is already gone counts as deleted. */
     async deleteClaim(name: string, signal?: AbortSignal): Promise<void> {
         await this.call("DELETE", `${this.corePath}/persistentvolumeclaims/${encodeURIComponent(name)}`, { signal, allow: [404] });

@@ -292,6 +292,15 @@ export class BrokerWorkloads {
         return claim && this.claimJson(claim);
     }
 
+    /** A claim of an ordinal with no pod, as an earlier layout or a restored backup leaves one. */
+    leaveClaim(ordinal: number): void {
+        const name = this.claimName(ordinal);
+        if (this.claims.has(name)) return;
+        const claim = { name, uid: this.uid(), createdAt: Date.now(), resourceVersion: this.bump() };
+        this.claims.set(name, claim);
+        this.emit("PersistentVolumeClaim", "ADDED", this.claimJson(claim));
+    }
+
     /** Deletes a claim; a claim in use by a pod stays until the pod is gone (the pvc-protection finalizer). */
     deleteClaim(name: string): object | undefined {
         const claim = this.claims.get(name);

@@ -120,7 +120,13 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         succeeded(await fixture.run("refresh", args, { config: NO_URL }));
         const preview = await fixture.run("preview", args, { config: NO_URL });
         succeeded(preview);
-        assert.ok(printed(preview, "data-platform-zeebe-3", "are deleted (volumesOfRemovedBrokers: delete)"), preview.result.stdout);
+        assert.ok(
+            printed(
+                preview,
+                "claims data-platform-zeebe-3, data-platform-zeebe-4 are deleted: their brokers were removed by an up that stopped before it deleted them",
+            ),
+            preview.result.stdout,
+        );
         const resumed = await fixture.run("up", args, { config: NO_URL });
         succeeded(resumed);
         assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2"]);
@@ -128,21 +134,45 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.deepStrictEqual(pods.workloads.lost, []);
     });
 
-    it("with volumesOfRemovedBrokers delete, claims an earlier up retained go too, and preview names them", async () => {
+    it("with volumesOfRemovedBrokers delete, a claim an earlier up retained stays: only the claims of the pods this up stops go", async () => {
         await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
         await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
         assert.ok(claimNames().includes("data-platform-zeebe-4"));
-        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        // The same layout with "delete": this resource removed no broker under it, so no claim is owed.
+        const same = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        succeeded(same);
+        assert.ok(!printed(same, "data-platform-zeebe-4"), same.result.stdout);
+        assert.ok(claimNames().includes("data-platform-zeebe-4"), "a claim kept under retain was deleted");
+        assert.deepStrictEqual(mutating(same.requests), []);
+
+        const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
+        const preview = await fixture.run("preview", args, { config: NO_URL });
         succeeded(preview);
-        assert.strictEqual(preview.result.steps.find((step) => step.name === "cluster")?.op, "update");
         assert.ok(
-            printed(preview, "claims data-platform-zeebe-4 of brokers the layout leaves out are deleted (volumesOfRemovedBrokers: delete)"),
+            printed(preview, "pod platform-zeebe-3 stop; claim data-platform-zeebe-3 is deleted (volumesOfRemovedBrokers: delete)"),
             preview.result.stdout,
         );
-        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        assert.ok(!printed(preview, "data-platform-zeebe-4"), preview.result.stdout);
+        const up = await fixture.run("up", args, { config: NO_URL });
         succeeded(up);
-        assert.ok(!claimNames().includes("data-platform-zeebe-4"));
-        assert.deepStrictEqual(mutating(up.requests), []);
+        assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2", "data-platform-zeebe-4"]);
+        assert.ok(printed(up, "deleted 1 volume claim of removed brokers: data-platform-zeebe-3"), up.result.stdout);
+    });
+
+    it("with volumesOfRemovedBrokers delete, 5 → 3 deletes the claims of brokers 3 and 4 only, never the claim of a broker this resource never ran", async () => {
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        pods.workloads.leaveClaim(7);
+        const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
+        const preview = await fixture.run("preview", args, { config: NO_URL });
+        succeeded(preview);
+        assert.ok(printed(preview, "claims data-platform-zeebe-3, data-platform-zeebe-4 are deleted"), preview.result.stdout);
+        assert.ok(!printed(preview, "data-platform-zeebe-7"), preview.result.stdout);
+        succeeded(await fixture.run("up", args, { config: NO_URL }));
+        assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2", "data-platform-zeebe-7"]);
+        // And the next preview owes nothing.
+        const after = await fixture.run("preview", args, { config: NO_URL });
+        succeeded(after);
+        assert.strictEqual(after.result.steps.find((step) => step.name === "cluster")?.op, "same");
     });
 
     it("with podManagementPolicy OrderedReady, adding two brokers is refused at preview (pod 4 would wait forever for broker 3); one at a time works", async () => {

@@ -68,7 +68,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         for (let index = 1; index <= options.steps; index++) {
             const step = nextStep(random, model, index);
             const stepStarted = Date.now();
-            const outcome = await runStep(world, step, claims);
+            const outcome = await runStep(world, step, claims, model.brokers);
             const report: StepReport = {
                 index,
                 layout: step.layout,
@@ -107,7 +107,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     }
 }
 
-async function runStep(world: SoakWorld, step: SoakStep, claims: Set<string>): Promise<{ broken: string[]; resumed: boolean; claims: Set<string> }> {
+async function runStep(
+    world: SoakWorld,
+    step: SoakStep,
+    claims: Set<string>,
+    brokersBefore: number,
+): Promise<{ broken: string[]; resumed: boolean; claims: Set<string> }> {
     const { layout } = step;
     const acceptedBefore = world.acceptedChanges();
     if (step.crash !== undefined) world.workloads.crash(step.crash);
@@ -128,7 +133,7 @@ async function runStep(world: SoakWorld, step: SoakStep, claims: Set<string>): P
     const finalUp = resumed || step.refreshBetween ? await world.run("up", layout) : first;
     const writesBefore = world.workloads.replicaWrites.length;
     const preview = await world.run("preview", layout);
-    const expected = expectedClaims(world, layout, claims);
+    const expected = expectedClaims(world, layout, claims, brokersBefore);
     const broken = brokenInvariants({
         layout,
         shortfall: step.shortfall,
@@ -202,11 +207,11 @@ function clearFaults(world: SoakWorld): void {
 }
 
 /**
- * The claims after the step: every member ordinal has one; with volumes "delete" no broker the layout leaves out keeps
- * one (those removed now, and those an earlier step retained); with "retain" every claim stays.
+ * The claims after the step: every member ordinal has one; with volumes "delete" the claims of the brokers this step
+ * removed go, and only those (a claim an earlier step retained stays); with "retain" every claim stays.
  */
-function expectedClaims(world: SoakWorld, layout: SoakLayout, before: Set<string>): Set<string> {
-    const members = new Set(Array.from({ length: layout.brokerCount }, (_, ordinal) => world.claimName(ordinal)));
-    if (layout.volumes === "delete") return members;
-    return new Set([...before, ...members]);
+function expectedClaims(world: SoakWorld, layout: SoakLayout, before: Set<string>, brokersBefore: number): Set<string> {
+    const claims = new Set([...before, ...Array.from({ length: layout.brokerCount }, (_, ordinal) => world.claimName(ordinal))]);
+    if (layout.volumes === "delete") for (let ordinal = layout.brokerCount; ordinal < brokersBefore; ordinal++) claims.delete(world.claimName(ordinal));
+    return claims;
 }

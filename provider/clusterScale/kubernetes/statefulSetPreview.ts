@@ -9,6 +9,7 @@ import { type Say, subject } from "../messages";
 import type { PodView } from "../../../sdk/kubernetes/podView";
 import { PERMISSIONS, claimsOf, kubernetesFailure, podList, refusalText, workloadFacts } from "./statefulSetSteps";
 import { decideNext, isWorkloadRefusal, replicasFor } from "../reconcileDecision";
+import { ranReplicas, removedOrdinals } from "./removedOrdinals";
 
 export interface RolloutPreview {
     /** Steps remain besides the layout change (replicas to move, claims to delete): an update even with an empty plan. */
@@ -21,7 +22,7 @@ export async function previewRollout(
     statefulSet: BrokerStatefulSet,
     desired: readonly number[],
     current: readonly BrokerState[],
-    deleteVolumes: boolean,
+    volumes: { delete: boolean; recordedReplicas?: number },
 ): Promise<RolloutPreview> {
     const sts = statefulSet.ref.statefulSet;
     let view;
@@ -88,15 +89,17 @@ export async function previewRollout(
         }
         return { pending: true };
     }
-    // With "delete", every claim of a broker the layout leaves out goes: those of the pods that stop, and those an earlier
-    // up left (retained then, or left by an up that was interrupted before it deleted them).
-    const claims = deleteVolumes ? await existingBeyond(statefulSet, view.claimTemplates, needed) : [];
+    // With "delete", the claims of the brokers this resource removes go: those of the pods that stop, and those an up
+    // interrupted before it deleted them left. Never a claim of a pod it did not run.
+    const deleteVolumes = volumes.delete;
+    const owed = removedOrdinals(needed, ranReplicas(volumes.recordedReplicas, view.replicas));
+    const claims = deleteVolumes ? await existing(statefulSet, claimsOf(statefulSet, view, owed)) : [];
     if (view.replicas > needed) {
         const removed = range(needed, view.replicas);
         const volumes = deleteVolumes
             ? claims.length === 0
                 ? "they have no claims to delete"
-                : `claims ${claims.join(", ")} are deleted (volumesOfRemovedBrokers: delete)`
+                : `${claimsText(claims)} deleted (volumesOfRemovedBrokers: delete)`
             : `their claims are kept (volumesOfRemovedBrokers: retain)`;
         tell(
             name,
@@ -105,18 +108,14 @@ export async function previewRollout(
         return { pending: true };
     }
     if (claims.length > 0) {
-        tell(name, `claims ${claims.join(", ")} of brokers the layout leaves out are deleted (volumesOfRemovedBrokers: delete)`);
+        tell(name, `${claimsText(claims)} deleted: their brokers were removed by an up that stopped before it deleted them (volumesOfRemovedBrokers: delete)`);
         return { pending: true };
     }
     return { pending: false };
 }
 
-async function existingBeyond(statefulSet: BrokerStatefulSet, templates: readonly string[], needed: number): Promise<string[]> {
-    try {
-        return await statefulSet.claimsFrom(templates, needed);
-    } catch {
-        return []; // up lists them again, and says so when it cannot
-    }
+function claimsText(claims: readonly string[]): string {
+    return claims.length === 1 ? `claim ${claims[0]} is` : `claims ${claims.join(", ")} are`;
 }
 
 async function existing(statefulSet: BrokerStatefulSet, names: string[]): Promise<string[]> {
@@ -124,7 +123,7 @@ async function existing(statefulSet: BrokerStatefulSet, names: string[]): Promis
     try {
         return await statefulSet.existingClaims(names);
     } catch {
-        return []; // listing claims is only needed for this note
+        return []; // up lists them again, and says so when it cannot
     }
 }
 

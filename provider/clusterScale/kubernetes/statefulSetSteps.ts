@@ -28,9 +28,9 @@ export async function observeStatefulSet(
     return { view, pods };
 }
 
-/** The claims of brokers the layout leaves out (ordinals from `needed` on), of every claim template, that exist. */
-export function claimsBeyond(name: string, statefulSet: BrokerStatefulSet, view: StatefulSetView, needed: number): Promise<string[]> {
-    return step(name, "list the claims", PERMISSIONS.read, () => statefulSet.claimsFrom(view.claimTemplates, needed));
+/** Those of these claims that exist and are not being deleted. */
+export function existingClaims(name: string, statefulSet: BrokerStatefulSet, names: readonly string[]): Promise<string[]> {
+    return step(name, "list the claims", PERMISSIONS.read, () => statefulSet.existingClaims(names));
 }
 
 /** Raises or lowers spec.replicas, with a line saying which pods start or stop and why. */
