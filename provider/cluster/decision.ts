@@ -23,9 +23,20 @@ export type ClusterDecision =
     | { kind: "update"; patch: ClusterPatch; upgrade?: { from: string; to: string }; changes: string[] }
     | { kind: "none" };
 
-/** The stage label the cluster shows (it has no field of its own: the label is among `labels`). */
+/**
+ * The stage label the cluster shows. The API's Cluster has no field for it: a server may list it among `labels`, or
+ * leave `labels` out, and then the label is not visible at all.
+ */
 export function stageOf(cluster: Cluster): string | undefined {
     return cluster.labels.find((label) => (CLUSTER_STAGES as readonly string[]).includes(label));
+}
+
+/**
+ * The stage label to compare with: the one the cluster shows, else the one this resource last sent (the state
+ * records it), since a server that shows none is not saying the cluster has none.
+ */
+export function stageOrRecorded(cluster: Cluster, recorded: string | undefined): string | undefined {
+    return stageOf(cluster) ?? recorded;
 }
 
 /** The fields fixed at creation that differ, in words. */
@@ -37,7 +48,8 @@ export function fixedChanges(desired: ClusterInputs, live: Cluster): string[] {
     return changes;
 }
 
-export function decideCluster(desired: ClusterInputs, live: Cluster | undefined, adopting: boolean): ClusterDecision {
+/** `recordedStage`: the stage label the state records (see stageOrRecorded). */
+export function decideCluster(desired: ClusterInputs, live: Cluster | undefined, adopting: boolean, recordedStage?: string): ClusterDecision {
     if (live === undefined)
         return adopting ? { kind: "refuse", reason: `existingClusterId: there is no cluster ${desired.existingClusterId}` } : { kind: "gone" };
     const fixed = fixedChanges(desired, live);
@@ -64,7 +76,7 @@ export function decideCluster(desired: ClusterInputs, live: Cluster | undefined,
         patch.description = desired.description;
         changes.push(`description changed`);
     }
-    const stage = stageOf(live);
+    const stage = stageOrRecorded(live, recordedStage);
     if (desired.stageLabel !== undefined && desired.stageLabel !== stage) {
         patch.stageLabel = desired.stageLabel;
         changes.push(`stageLabel ${stage ?? "none"} → ${desired.stageLabel}`);

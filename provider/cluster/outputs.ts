@@ -3,7 +3,7 @@
 
 import type { Cluster } from "../../sdk/adminSchemas";
 import type { AdminCredentials } from "../shared/adminCredentials";
-import { stageOf } from "./decision";
+import { stageOrRecorded } from "./decision";
 
 export interface ClusterOutputs {
     resourceName: string;
@@ -30,7 +30,12 @@ export interface ClusterOutputs {
     created: string;
 }
 
-export function clusterOutputs(cluster: Cluster, settings: Pick<ClusterOutputs, "resourceName" | "credentials" | "timeoutSeconds">): ClusterOutputs {
+/** `sentStage`: the stage label this resource sent or recorded, kept when the cluster shows none (see stageOrRecorded). */
+export function clusterOutputs(
+    cluster: Cluster,
+    settings: Pick<ClusterOutputs, "resourceName" | "credentials" | "timeoutSeconds">,
+    sentStage?: string,
+): ClusterOutputs {
     const links = Object.fromEntries(Object.entries(cluster.links).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
     const outputs: ClusterOutputs = {
         ...settings,
@@ -50,7 +55,7 @@ export function clusterOutputs(cluster: Cluster, settings: Pick<ClusterOutputs, 
         created: cluster.created,
     };
     if (cluster.description !== undefined) outputs.description = cluster.description;
-    const stage = stageOf(cluster);
+    const stage = stageOrRecorded(cluster, sentStage);
     if (stage !== undefined) outputs.stageLabel = stage;
     return outputs;
 }

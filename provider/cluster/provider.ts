@@ -20,7 +20,7 @@ import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { secretChanged } from "../clusterScale/outputs";
 import { containsUnknown } from "../shared/unknowns";
-import { ClusterDecision, ClusterInputs, decideCluster, fixedChanges } from "./decision";
+import { ClusterDecision, ClusterInputs, decideCluster, fixedChanges, stageOf } from "./decision";
 import { checkClusterInputs } from "./inputs";
 import { ClusterOutputs, clusterOutputs } from "./outputs";
 import { resolveParameters } from "./resolve";
@@ -63,7 +63,7 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
         }
         const api = this.api(name, inputs.credentials);
         const live = await this.call(name, `read cluster ${olds.clusterId}`, () => api.findCluster(olds.clusterId));
-        const decision = decideCluster(inputs, live, false);
+        const decision = decideCluster(inputs, live, false, olds.stageLabel);
         const settingsChanged = secretChanged(olds.credentials, inputs.credentials) || olds.timeoutSeconds !== inputs.timeoutSeconds;
         switch (decision.kind) {
             case "gone":
@@ -102,10 +102,10 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
         } else {
             clusterId = await this.createOnce(inputs, api);
         }
-        return { id: clusterId, outs: await this.waitHealthy(inputs, api, clusterId, news.__provider) };
+        return { id: clusterId, outs: await this.waitHealthy(inputs, api, clusterId, news.__provider, inputs.stageLabel) };
     }
 
-    async update(id: string, _olds: ClusterOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterOutputs>> {
+    async update(id: string, olds: ClusterOutputs, news: Raw): Promise<pulumi.dynamic.UpdateResult<ClusterOutputs>> {
         const inputs = news as unknown as ClusterInputs;
         const name = inputs.resourceName;
         const api = this.api(name, inputs.credentials);
@@ -114,10 +114,10 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
             throw new Error(
                 `${this.subject(name)}: cluster ${id} no longer exists (deleted outside the stack): refresh removes it from the stack, then up creates it again`,
             );
-        const decision = decideCluster(inputs, live, false);
+        const decision = decideCluster(inputs, live, false, olds.stageLabel);
         if (decision.kind === "update") this.say(name, `updating cluster ${id}: ${decision.changes.join(", ")}`);
         await this.act(inputs, api, id, decision, news.__provider);
-        return { outs: await this.waitHealthy(inputs, api, id, news.__provider) };
+        return { outs: await this.waitHealthy(inputs, api, id, news.__provider, inputs.stageLabel ?? olds.stageLabel) };
     }
 
     /** Refresh: every field read back; a cluster deleted elsewhere leaves the stack. */
@@ -128,7 +128,13 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
             this.say(name, `cluster ${state.name} (${id}) no longer exists: refresh removes it from the stack`);
             return { id: "", props: {} as ClusterOutputs };
         }
-        return { id, props: clusterOutputs(live, state) };
+        if (state.stageLabel !== undefined && stageOf(live) === undefined) {
+            this.say(
+                name,
+                `the administration API shows no stage label for cluster ${id}: refresh cannot see it, and keeps the one this stack set (${state.stageLabel})`,
+            );
+        }
+        return { id, props: clusterOutputs(live, state, state.stageLabel) };
     }
 
     async delete(id: string, props: ClusterOutputs): Promise<void> {
@@ -227,7 +233,7 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
         } catch (error) {
             if (!(error instanceof PlatformError) || error.status !== 412) throw new Error(`${this.subject(name)}: cannot ${what}: ${messageOf(error)}`);
             this.say(name, `cluster ${clusterId} is not ready for the upgrade (412): waiting until it is Healthy`);
-            await this.waitHealthy(inputs, api, clusterId, provider);
+            await this.waitHealthy(inputs, api, clusterId, provider, inputs.stageLabel);
             await this.call(name, what, () => api.upgradeCluster(clusterId));
         }
         this.say(name, `upgrading cluster ${clusterId}: ${decision.upgrade.from} → ${decision.upgrade.to}`);
@@ -237,7 +243,13 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
      * Until the cluster is Healthy twice in a row; its outputs then. Another state, or the time limit, fails the step
      * as a partial failure: the cluster stays in the stack (id and outputs), and the next up waits for the same one.
      */
-    private async waitHealthy(inputs: ClusterInputs, api: AdminApiClient, clusterId: string, provider: unknown): Promise<ClusterOutputs> {
+    private async waitHealthy(
+        inputs: ClusterInputs,
+        api: AdminApiClient,
+        clusterId: string,
+        provider: unknown,
+        sentStage: string | undefined,
+    ): Promise<ClusterOutputs> {
         const name = inputs.resourceName;
         const settings = { resourceName: name, credentials: inputs.credentials, timeoutSeconds: inputs.timeoutSeconds };
         try {
@@ -246,11 +258,11 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
                 onStatus: (status, ms) => this.say(name, `cluster ${clusterId} is ${status} (${seconds(ms)})`),
             });
             this.say(name, `cluster ${cluster.name} (${clusterId}) is Healthy`);
-            return clusterOutputs(cluster, settings);
+            return clusterOutputs(cluster, settings, sentStage);
         } catch (error) {
             if (!(error instanceof HostedClusterStateError) || error.clusterStatus === undefined) throw new Error(`${this.subject(name)}: ${messageOf(error)}`);
             const live = await api.findCluster(clusterId, { reread: true }).catch(() => undefined);
-            const outputs = live === undefined ? undefined : clusterOutputs(live, settings);
+            const outputs = live === undefined ? undefined : clusterOutputs(live, settings, sentStage);
             const advice = error.timedOut
                 ? `the next up waits for the same cluster (raise timeoutSeconds if it needs longer than ${inputs.timeoutSeconds} s)`
                 : `the next up waits for the same cluster once it is repaired (see the web console), or destroy removes it`;

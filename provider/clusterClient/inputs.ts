@@ -18,6 +18,8 @@ export interface ClientInputs {
     permissions: string[];
     /** Any value; a change replaces the client (a new secret). */
     triggers?: unknown;
+    /** A client of this name made outside the stack (an up killed after the create, say) is deleted and made anew. */
+    replaceExisting: boolean;
     timeoutSeconds: number;
     credentials: AdminCredentials;
 }
@@ -56,6 +58,7 @@ export function checkClientInputs(
     const clusterId = field("clusterId", clusterIdSchema);
     const clientName = field("clientName", clientNameSchema);
     const timeoutSeconds = field("timeoutSeconds", timeoutSchema);
+    const replaceExisting = field("replaceExisting", z.boolean({ error: "replaceExisting must be true or false" }).default(false));
     const permissions = checkPermissions(news.permissions, fail);
     const credentials = checkAdminCredentials(news.credentials, config, env, fail);
     if (failures.length > 0 || credentials === undefined || permissions === undefined) return { failures };
@@ -65,6 +68,7 @@ export function checkClientInputs(
         clientName,
         permissions,
         timeoutSeconds,
+        replaceExisting,
         credentials,
     };
     if (news.triggers !== undefined && news.triggers !== null) inputs.triggers = news.triggers;

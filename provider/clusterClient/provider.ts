@@ -17,6 +17,7 @@ import { AdminProvider, type Tell, partialFailure } from "../shared/adminProvide
 import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
+import { claimOnce } from "../shared/claims";
 import { secretChanged } from "../clusterScale/outputs";
 import { containsUnknown } from "../shared/unknowns";
 import { ClientInputs, checkClientInputs } from "./inputs";
@@ -50,14 +51,24 @@ export class ClusterClientProvider extends AdminProvider<ClientInputs, ClientOut
         const name = inputs.resourceName;
         const dryRun = news.dryRun === true;
         this.passes.recordCheck(name, dryRun);
+        if (!containsUnknown([inputs.clusterId, inputs.clientName])) {
+            // Before replaceExisting may delete a client of this name: never one another resource of the stack holds.
+            const holder = claimOnce("cluster client", `${inputs.credentials.baseUrl} ${inputs.clusterId} ${inputs.clientName}`, name);
+            if (holder !== undefined) {
+                const reason = `clientName: ClusterClient "${holder}" already declares client ${inputs.clientName} of cluster ${inputs.clusterId} in this stack: declare it once`;
+                return { failures: asResourceFailures([{ property: "", reason }]) };
+            }
+        }
         if (isNew(olds)) {
             if (containsUnknown(inputs)) {
                 if (dryRun) this.say(name, `creates client ${String(inputs.clientName)} once the cluster is known`);
             } else {
                 const replaced = this.replacing.get(name);
                 const taken = (await this.clients(inputs)).find((client) => client.name === inputs.clientName && client.clientId !== replaced);
-                if (taken !== undefined) return { failures: asResourceFailures([{ property: "", reason: takenReason(inputs, taken) }]) };
-                if (dryRun)
+                if (taken !== undefined && !inputs.replaceExisting)
+                    return { failures: asResourceFailures([{ property: "", reason: takenReason(inputs, taken) }]) };
+                if (dryRun && taken !== undefined) this.say(name, replacingExistingLine(inputs, taken));
+                else if (dryRun)
                     this.say(
                         name,
                         `creates client ${inputs.clientName} of cluster ${inputs.clusterId} (${inputs.permissions.join(", ")}); its secret becomes a secret output`,
@@ -143,6 +154,7 @@ export class ClusterClientProvider extends AdminProvider<ClientInputs, ClientOut
     private async createOnce(inputs: ClientInputs, api: AdminApiClient): Promise<CreatedClusterApiClient> {
         const name = inputs.resourceName;
         const create = () => api.createClusterClient(inputs.clusterId, inputs.clientName, inputs.permissions);
+        if (inputs.replaceExisting) await this.deleteExisting(inputs, api);
         try {
             const created = await create();
             this.say(name, `created client ${inputs.clientName} (${created.clientId}) of cluster ${inputs.clusterId}`);
@@ -171,6 +183,19 @@ export class ClusterClientProvider extends AdminProvider<ClientInputs, ClientOut
             this.say(name, `created client ${inputs.clientName} (${created.clientId}) of cluster ${inputs.clusterId}`);
             return created;
         }
+    }
+
+    /** replaceExisting: the client of this name made outside the stack, if any, is deleted before the create. */
+    private async deleteExisting(inputs: ClientInputs, api: AdminApiClient): Promise<void> {
+        const name = inputs.resourceName;
+        const replaced = this.replacing.get(name);
+        const clients = await this.call(name, `list the clients of cluster ${inputs.clusterId}`, () =>
+            api.listClusterClients(inputs.clusterId, { reread: true }),
+        );
+        const existing = clients.find((client) => client.name === inputs.clientName && client.clientId !== replaced);
+        if (existing === undefined) return;
+        await this.call(name, `delete client ${existing.clientId}`, () => api.deleteClusterClient(inputs.clusterId, existing.clientId));
+        this.say(name, `deleted client ${inputs.clientName} (${existing.clientId}), made outside the stack (replaceExisting): its secret no longer works`);
     }
 
     /**
@@ -243,7 +268,15 @@ function samePermissions(a: readonly string[], b: readonly string[]): boolean {
 
 function takenReason(inputs: ClientInputs, taken: ClusterApiClient): string {
     return (
-        `clientName: cluster ${inputs.clusterId} has a client named ${inputs.clientName} already (${taken.clientId}, made outside the stack); ` +
-        "a client's secret is shown only when it is created, so an existing client cannot be brought under a stack: choose another name, or delete that client in the web console"
+        `clientName: cluster ${inputs.clusterId} has a client named ${inputs.clientName} already (${taken.clientId}, made outside the stack, or by an up killed before it recorded it); ` +
+        "a client's secret is shown only when it is created, so an existing client cannot be brought under a stack: set replaceExisting: true to delete it and " +
+        "make it anew (whoever uses its secret loses access), or choose another name"
+    );
+}
+
+function replacingExistingLine(inputs: ClientInputs, taken: ClusterApiClient): string {
+    return (
+        `replaces client ${inputs.clientName} (${taken.clientId}) of cluster ${inputs.clusterId}, made outside the stack (replaceExisting): ` +
+        `up deletes it and creates it anew (${inputs.permissions.join(", ")}); the existing client's secret stops working, the new one becomes a secret output`
     );
 }

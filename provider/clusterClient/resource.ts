@@ -14,6 +14,11 @@ export interface ClusterClientArgs {
     permissions?: pulumi.Input<pulumi.Input<ClusterClientPermission>[]>;
     /** Any value: a change replaces the client, which rotates its secret. */
     triggers?: pulumi.Input<unknown>;
+    /**
+     * A client of this name that exists outside the stack (made in the web console, or by an up killed before it could
+     * record the client) is deleted and made anew: its secret stops working. Without it such a name is refused.
+     */
+    replaceExisting?: pulumi.Input<boolean>;
     /** The longest up waits for the cluster to be ready to show the client's connection details; default 600. */
     timeoutSeconds?: pulumi.Input<number>;
     credentials?: pulumi.Input<AdminCredentialsArgs>;
@@ -25,7 +30,7 @@ export const clusterClientShim = providerShim(ENTRY_POINTS.clusterClient, "Clust
 /**
  * An API client of a cluster, for the workers that connect to it. Its secret is shown only once, when it is created:
  * it lands in the stack as a Pulumi secret output. A client cannot be changed, so any change of its inputs replaces
- * it (a new id and secret), and one that exists already cannot be brought under a stack.
+ * it (a new id and secret), and one that exists already cannot be brought under a stack (replaceExisting makes it anew).
  */
 export class ClusterClient extends pulumi.dynamic.Resource {
     declare readonly clientId: pulumi.Output<string>;

@@ -62,11 +62,14 @@ export function recordAfter(email: string, desiredRoles: readonly string[], live
     return { email, roles: sends(action) ? roles : assignableRoles(live), name: live.name, invitePending: live.invitePending, owner: false };
 }
 
-/** The fields of the record that differ from what the state holds (a new name, an accepted invitation). */
+/**
+ * The fields of the record that differ from what the state holds and that up must record: the roles and whether the
+ * person is the owner. The name and whether the invitation is pending are the organization's to fill in (the listing
+ * may name a pending invitation after its email, and the person accepts it when they do): refresh records them, and
+ * they never make a preview show a change the program did not ask for.
+ */
 export function recordChanges(recorded: Partial<MemberRecord>, next: MemberRecord): string[] {
     const changed: string[] = [];
-    if (recorded.name !== next.name) changed.push(`name "${recorded.name ?? ""}" → "${next.name}"`);
-    if (recorded.invitePending !== next.invitePending) changed.push(`invitePending ${recorded.invitePending} → ${next.invitePending}`);
     if (recorded.owner !== next.owner) changed.push(`owner ${recorded.owner} → ${next.owner}`);
     if (!sameRoles(recorded.roles ?? [], next.roles)) changed.push(`roles ${list(recorded.roles ?? [])} → ${list(next.roles)}`);
     return changed;

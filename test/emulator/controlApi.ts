@@ -46,6 +46,8 @@ export interface ResetBody {
     clientLimit?: number;
     secretLimit?: number;
     ipAllowlistFeature?: boolean;
+    clusterLabels?: boolean;
+    invitationName?: "empty" | "email";
 }
 
 export type SettingsBody = Omit<ResetBody, "brokers" | "partitions" | "replicationFactor" | "running">;

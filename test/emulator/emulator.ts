@@ -103,6 +103,8 @@ export class PlatformEmulator implements EmulatorControl {
             signer: this.signer,
             issuer,
             ipAllowlistFeature: () => this.settingsNow.ipAllowlistFeature,
+            clusterLabels: () => this.settingsNow.clusterLabels,
+            invitationName: () => this.settingsNow.invitationName,
         });
         const basePath = managementBasePath ?? DEFAULT_BASE_PATH;
         if (!/^(\/[^/?#]+)+$/.test(basePath)) throw new ControlError("managementBasePath must look like /a/b");

@@ -51,6 +51,13 @@ export interface Settings {
     secretLimit: number;
     /** Whether the organization has the IP allowlist feature (clusters show `ipallowlist` only then). */
     ipAllowlistFeature: boolean;
+    /**
+     * Where the reference is silent, the other ways the API may answer: `true` shows a cluster's stage label among its
+     * `labels`; `false` answers clusters without `labels` at all (the OpenAPI Cluster has no stageLabel field).
+     */
+    clusterLabels: boolean;
+    /** How a pending invitation is listed: name `""`, or the invited email as its name (the API leaves it undocumented). */
+    invitationName: "empty" | "email";
 }
 
 export const DEMO_CLIENT: ClientCredentials = { clientId: "demo-client", clientSecret: "demo-secret", audience: "127.0.0.1" };
@@ -79,6 +86,8 @@ export const DEFAULT_SETTINGS: Settings = {
     clientLimit: 50,
     secretLimit: 100,
     ipAllowlistFeature: true,
+    clusterLabels: true,
+    invitationName: "empty",
 };
 
 export const DEFAULT_LAYOUT: InitialLayout = { brokers: 3, partitions: 3, replicationFactor: 3 };
@@ -159,6 +168,8 @@ const SETTING_KEYS = [
     "seats",
     "clusterCreateOutcome",
     "ipAllowlistFeature",
+    "clusterLabels",
+    "invitationName",
     ...ADMIN_DURATION_KEYS,
     ...ADMIN_LIMIT_KEYS,
 ];
@@ -209,6 +220,12 @@ function settingsFrom(body: Json): Partial<Settings> {
     }
     const ipAllowlistFeature = boolean(body, "ipAllowlistFeature");
     if (ipAllowlistFeature !== undefined) patch.ipAllowlistFeature = ipAllowlistFeature;
+    const clusterLabels = boolean(body, "clusterLabels");
+    if (clusterLabels !== undefined) patch.clusterLabels = clusterLabels;
+    if (body.invitationName !== undefined) {
+        if (body.invitationName !== "empty" && body.invitationName !== "email") throw new ControlError('invitationName must be "empty" or "email"');
+        patch.invitationName = body.invitationName;
+    }
     return patch;
 }
 

@@ -514,7 +514,7 @@ describe("hosted cluster: clients, connector secrets and allowlists of a cluster
                     { name: "twin", clientName: "worker" },
                 ],
             },
-            /resource 'twin' has a problem: clientName: cluster \S+ has a client named worker already \(client-[0-9a-f]+, made outside the stack\); a client's secret is shown only when it is created/,
+            /resource 'twin' has a problem: clientName: ClusterClient "worker" already declares client worker of cluster \S+ in this stack: declare it once/,
         );
         emulator().control.removeHostedClusterClient(clusterId, first.clientId);
         const refresh = await run("refresh", { clusterId, clients: [{ name: "worker", clientName: "worker" }] });

@@ -7,6 +7,7 @@
 import { Call, Reply, jsonReply } from "../httpServer";
 import { JwtSigner } from "../jwt";
 import { AdminRefusal, Organization } from "./organization";
+import type { Member } from "../settings";
 import { HostedCluster, STAGES } from "./hostedCluster";
 import { PARAMETERS, channelById, generationById, refById } from "./parameters";
 
@@ -17,6 +18,10 @@ export interface AdminApiDeps {
     issuer: () => string;
     /** Whether the organization has the IP allowlist feature (the cluster object shows `ipallowlist` only then). */
     ipAllowlistFeature: () => boolean;
+    /** Whether clusters show `labels` (their stage label among them), or leave the field out. */
+    clusterLabels: () => boolean;
+    /** How a pending invitation is listed: name "" or the email. */
+    invitationName: () => "empty" | "email";
 }
 
 const PERMISSIONS = ["Zeebe", "Operate", "Tasklist", "Optimize", "Secrets"];
@@ -62,7 +67,7 @@ export function createAdminApi(deps: AdminApiDeps): (call: Call) => Reply {
             if (found !== undefined) return found;
             return () => jsonReply(405, { message: "Method Not Allowed" }, { allow: Object.keys(table).join(", ") });
         };
-        if (first === "members" && segments.length === 1) return methods({ GET: () => jsonReply(200, org.listMembers()) });
+        if (first === "members" && segments.length === 1) return methods({ GET: () => jsonReply(200, org.listMembers().map(listedMember)) });
         if (first === "members" && segments.length === 2) {
             return methods({
                 POST: (c) => {
@@ -249,6 +254,10 @@ export function createAdminApi(deps: AdminApiDeps): (call: Call) => Reply {
         return noContent();
     }
 
+    function listedMember(member: Member): Member {
+        return member.invitePending && member.name === "" && deps.invitationName() === "email" ? { ...member, name: member.email } : member;
+    }
+
     function clusterJson(cluster: HostedCluster, now: number): object {
         const { spec } = cluster;
         const ready = cluster.status(now);
@@ -263,7 +272,7 @@ export function createAdminApi(deps: AdminApiDeps): (call: Call) => Reply {
             planType: spec.planType,
             region: spec.region,
             ...(spec.description !== undefined && { description: spec.description }),
-            labels: spec.stageLabel === undefined ? [] : [spec.stageLabel],
+            ...(deps.clusterLabels() && { labels: spec.stageLabel === undefined ? [] : [spec.stageLabel] }),
             links: ready === "Creating" ? {} : cluster.links(),
             status: { ready, zeebeStatus: ready, operateStatus: ready, tasklistStatus: ready },
             ...(deps.ipAllowlistFeature() && { ipallowlist: cluster.ipallowlist.map((entry) => ({ ...entry })) }),
