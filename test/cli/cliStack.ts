@@ -1,0 +1,295 @@
+// A stack under the real `pulumi` CLI: the program copied into a folder of its own (with the project's node_modules
+// linked in, as a user's project has them), a file backend, PULUMI_HOME and the passphrase secrets provider in that
+// folder, nothing reaching outside the machine. Each command runs the CLI in a process group of its own (a kill takes
+// its provider hosts with it); commands that run the program connect it to a programServer.ts of their own.
+import { ChildProcess, spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as readline from "readline";
+import { pulumiBin } from "./pulumiBin";
+
+const REPOSITORY = path.resolve(__dirname, "..", "..");
+const PROGRAM_SERVER = path.join(__dirname, "programServer.ts");
+export const PASSPHRASE = "cli-suite-passphrase";
+
+export interface CliRunOptions {
+    /** Kills the CLI's process group (and the program) at once, SIGKILL, as a killed pipeline would. */
+    signal?: AbortSignal;
+    /** Each line the CLI prints, as it comes. */
+    onLine?: (line: string) => void;
+    env?: NodeJS.ProcessEnv;
+}
+
+export interface CliResult {
+    command: string;
+    exitCode: number;
+    /** stdout and stderr, line by line in the order they came. */
+    lines: string[];
+    stdout: string;
+    stderr: string;
+    /** The engine's events (--event-log), for the commands that run an update. */
+    events: EngineEvent[];
+}
+
+export interface EngineEvent {
+    resourcePreEvent?: { metadata: StepMetadata };
+    resOutputsEvent?: { metadata: StepMetadata };
+    resOpFailedEvent?: { metadata: StepMetadata };
+    diagnosticEvent?: { urn?: string; message: string; severity: string };
+    summaryEvent?: { resourceChanges?: Record<string, number> };
+}
+
+export interface StepMetadata {
+    op: string;
+    urn: string;
+    type: string;
+}
+
+/** Commands that run the program, and so take `--client`. */
+const RUNS_PROGRAM = new Set(["preview", "up", "update", "refresh", "destroy"]);
+
+export class CliStack {
+    readonly workDir: string;
+    readonly programDir: string;
+    private readonly bin: string;
+    private readonly env: NodeJS.ProcessEnv;
+
+    private constructor(
+        readonly version: string,
+        bin: string,
+        example: string,
+        readonly stack: string,
+        env: NodeJS.ProcessEnv,
+    ) {
+        this.bin = bin;
+        this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-cli-"));
+        this.programDir = path.join(this.workDir, "project");
+        fs.cpSync(example, this.programDir, {
+            recursive: true,
+            filter: (source) => !/Pulumi\.[^/]+\.yaml$/.test(path.basename(source)) || source.endsWith(`Pulumi.${stack}.yaml`),
+        });
+        fs.symlinkSync(path.join(REPOSITORY, "node_modules"), path.join(this.programDir, "node_modules"), "dir");
+        for (const dir of ["backend", "home", "tokens", "events"]) fs.mkdirSync(path.join(this.workDir, dir));
+        this.env = {
+            ...process.env,
+            PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}`,
+            PULUMI_HOME: path.join(this.workDir, "home"),
+            PULUMI_BACKEND_URL: `file://${path.join(this.workDir, "backend")}`,
+            PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+            PULUMI_DEBUG_COMMANDS: "true",
+            PULUMI_SKIP_CONFIRMATIONS: "true",
+            PULUMI_COPILOT: "false",
+            NO_COLOR: "1",
+            PLATFORM_TOKEN_CACHE_DIR: path.join(this.workDir, "tokens"),
+            TS_NODE_PROJECT: path.join(REPOSITORY, "tsconfig.json"),
+            ...env,
+        };
+    }
+
+    /** The example (a folder with Pulumi.yaml) as a new stack: `stack init`, then the config and secret config given. */
+    static async create(options: {
+        example: string;
+        version: string;
+        stack?: string;
+        config?: Record<string, string>;
+        secrets?: Record<string, string>;
+        env?: NodeJS.ProcessEnv;
+    }): Promise<CliStack> {
+        const stack = new CliStack(options.version, await pulumiBin(options.version), options.example, options.stack ?? "dev", options.env ?? {});
+        await stack.expect(["stack", "init", stack.stack]);
+        await stack.setConfig(options.config ?? {}, options.secrets ?? {});
+        return stack;
+    }
+
+    async setConfig(config: Record<string, string>, secrets: Record<string, string> = {}): Promise<void> {
+        for (const [key, value] of Object.entries(config)) await this.expect(["config", "set", "--", key, value]);
+        for (const [key, value] of Object.entries(secrets)) await this.expect(["config", "set", "--secret", "--", key, value]);
+    }
+
+    /** The stack's config file as it is now, and a way to put it back. */
+    keepConfig(): () => void {
+        const file = path.join(this.programDir, `Pulumi.${this.stack}.yaml`);
+        const text = fs.readFileSync(file, "utf8");
+        return () => fs.writeFileSync(file, text);
+    }
+
+    preview(...extra: string[]): Promise<CliResult> {
+        return this.run(["preview", ...extra]);
+    }
+
+    up(...extra: string[]): Promise<CliResult> {
+        return this.run(["up", "--yes", ...extra]);
+    }
+
+    refresh(...extra: string[]): Promise<CliResult> {
+        return this.run(["refresh", "--yes", ...extra]);
+    }
+
+    destroy(...extra: string[]): Promise<CliResult> {
+        return this.run(["destroy", "--yes", ...extra]);
+    }
+
+    /** `pulumi stack export`: the deployment as the backend stores it. */
+    async exportState(showSecrets = false): Promise<StackExport> {
+        const result = await this.expect(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]);
+        return JSON.parse(result.stdout) as StackExport;
+    }
+
+    /** `pulumi stack output --json`. */
+    async outputs(showSecrets = false): Promise<Record<string, unknown>> {
+        const result = await this.expect(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])]);
+        return JSON.parse(result.stdout) as Record<string, unknown>;
+    }
+
+    /** Every file under the work folder (backend, home, project, token cache) as text, for the leak scan. */
+    filesText(): { file: string; text: string }[] {
+        const files: { file: string; text: string }[] = [];
+        const walk = (dir: string) => {
+            for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+                const full = path.join(dir, entry.name);
+                if (entry.name === "node_modules" || entry.name === "tokens") continue;
+                if (entry.isDirectory()) walk(full);
+                else if (entry.isFile()) files.push({ file: path.relative(this.workDir, full), text: fs.readFileSync(full, "utf8") });
+            }
+        };
+        walk(this.workDir);
+        return files;
+    }
+
+    /** A command that must succeed. */
+    async expect(args: string[], options: CliRunOptions = {}): Promise<CliResult> {
+        const result = await this.run(args, options);
+        if (result.exitCode !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${result.exitCode}:\n${result.lines.join("\n")}`);
+        return result;
+    }
+
+    /** One CLI command in the project folder, on this stack, non-interactive. */
+    async run(args: string[], options: CliRunOptions = {}): Promise<CliResult> {
+        const [command] = args;
+        const env = { ...this.env, ...options.env };
+        const extra = ["--stack", this.stack, "--non-interactive"];
+        let server: ProgramServer | undefined;
+        const eventLog = path.join(this.workDir, "events", `${Date.now()}-${command}.json`);
+        if (RUNS_PROGRAM.has(command)) {
+            server = await ProgramServer.start(this.programDir, env);
+            extra.push(`--client=127.0.0.1:${server.port}`, "--exec-kind", "auto.inline", "--event-log", eventLog);
+        }
+        const flags = command === "stack" && args[1] === "init" ? ["--non-interactive"] : extra;
+        // Flags go before a `--` (after it, everything is a value).
+        const end = args.includes("--") ? args.indexOf("--") : args.length;
+        try {
+            const result = await runCli(this.bin, [...args.slice(0, end), ...flags, ...args.slice(end)], this.programDir, env, options);
+            return { ...result, command: args.join(" "), events: readEvents(eventLog) };
+        } finally {
+            server?.stop();
+        }
+    }
+
+    dispose(): void {
+        fs.rmSync(this.workDir, { recursive: true, force: true });
+    }
+}
+
+export interface StackExport {
+    version: number;
+    deployment: {
+        resources?: { urn: string; type: string; id?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; initErrors?: string[] }[];
+        pending_operations?: { resource: { urn: string }; type: string }[];
+        secrets_providers?: unknown;
+    };
+}
+
+/** The steps an update's events name, as `op name` (the stack and providers left out). */
+export function stepsOf(result: CliResult): string[] {
+    return result.events
+        .map((event) => event.resOutputsEvent?.metadata ?? event.resOpFailedEvent?.metadata)
+        .filter((metadata): metadata is StepMetadata => metadata !== undefined)
+        .filter((metadata) => !metadata.type.startsWith("pulumi:"))
+        .map((metadata) => `${metadata.op} ${metadata.urn.split("::").pop()}`);
+}
+
+/** The steps a preview shows (its pre-events: a preview has no outputs events for most steps). */
+export function plannedSteps(result: CliResult): string[] {
+    return result.events
+        .map((event) => event.resourcePreEvent?.metadata)
+        .filter((metadata): metadata is StepMetadata => metadata !== undefined)
+        .filter((metadata) => !metadata.type.startsWith("pulumi:"))
+        .map((metadata) => `${metadata.op} ${metadata.urn.split("::").pop()}`);
+}
+
+function readEvents(file: string): EngineEvent[] {
+    if (!fs.existsSync(file)) return [];
+    return fs
+        .readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .flatMap((line) => {
+            try {
+                return [JSON.parse(line) as EngineEvent];
+            } catch {
+                return []; // a line cut short by a kill
+            }
+        });
+}
+
+function runCli(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, options: CliRunOptions): Promise<Omit<CliResult, "command" | "events">> {
+    return new Promise((resolve, reject) => {
+        const child = spawn(path.join(bin, "pulumi"), args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+        const lines: string[] = [];
+        const out: string[] = [];
+        const err: string[] = [];
+        const kill = () => killGroup(child);
+        options.signal?.addEventListener("abort", kill, { once: true });
+        if (options.signal?.aborted) kill();
+        const collect = (stream: NodeJS.ReadableStream, into: string[]) =>
+            readline.createInterface({ input: stream }).on("line", (line) => {
+                into.push(line);
+                lines.push(line);
+                options.onLine?.(line);
+            });
+        collect(child.stdout!, out);
+        collect(child.stderr!, err);
+        child.on("error", reject);
+        child.on("close", (code, signal) => {
+            options.signal?.removeEventListener("abort", kill);
+            resolve({ exitCode: code ?? (signal === "SIGKILL" ? 128 + 9 : 1), lines, stdout: out.join("\n"), stderr: err.join("\n") });
+        });
+    });
+}
+
+function killGroup(child: ChildProcess): void {
+    try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    } catch {
+        // already gone
+    }
+}
+
+/** A programServer.ts for one command. */
+class ProgramServer {
+    private constructor(
+        private readonly child: ChildProcess,
+        readonly port: number,
+    ) {}
+
+    static start(programDir: string, env: NodeJS.ProcessEnv): Promise<ProgramServer> {
+        return new Promise((resolve, reject) => {
+            const child = spawn(process.execPath, ["-r", require.resolve("ts-node/register/transpile-only"), PROGRAM_SERVER, programDir], {
+                cwd: programDir,
+                env,
+                stdio: ["ignore", "pipe", "pipe"],
+            });
+            let errors = "";
+            child.stderr!.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+            readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve(new ProgramServer(child, Number(line))));
+            child.on("exit", (code) => reject(new Error(`the program server exited ${code}: ${errors}`)));
+        });
+    }
+
+    stop(): void {
+        this.child.kill("SIGKILL");
+    }
+}

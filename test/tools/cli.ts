@@ -1,0 +1,32 @@
+// npm run tools:pulumi|tools:kubernetes -- [--print-bin] [VERSION ...]
+// Builds the real tools the real-tool tiers run, into a folder outside the checkout keyed by version (see
+// toolsDir.ts), doing nothing for a version already built. --print-bin prints each version's bin folder (building it
+// first when needed) and nothing else on stdout. A build that cannot be done says what is missing and exits 1.
+import * as path from "path";
+import { ToolBuildError } from "./goBuild";
+import { KUBERNETES_VERSIONS, kubernetesTools } from "./kubernetes";
+import { PULUMI_VERSIONS, pulumiTools } from "./pulumi";
+
+const TOOLS: Record<string, { versions: string[]; build: (version: string) => Promise<string> }> = {
+    pulumi: { versions: PULUMI_VERSIONS, build: pulumiTools },
+    kubernetes: { versions: KUBERNETES_VERSIONS, build: kubernetesTools },
+};
+
+async function main(argv: string[]): Promise<void> {
+    const [tool, ...rest] = argv;
+    const spec = TOOLS[tool];
+    if (spec === undefined) throw new ToolBuildError(`usage: cli.ts ${Object.keys(TOOLS).join("|")} [--print-bin] [VERSION ...]`);
+    const printBin = rest.includes("--print-bin");
+    const asked = rest.filter((arg) => arg !== "--print-bin").map((arg) => arg.replace(/^v/, ""));
+    const versions = asked.length > 0 ? asked : printBin ? spec.versions.slice(0, 1) : spec.versions;
+    for (const version of versions) {
+        const dir = await spec.build(version);
+        if (printBin) process.stdout.write(`${path.join(dir, "bin")}\n`);
+        else process.stderr.write(`${tool} ${version}: ${path.join(dir, "bin")}\n`);
+    }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof ToolBuildError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+});

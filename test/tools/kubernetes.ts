@@ -1,0 +1,86 @@
+// A Kubernetes control plane of a pinned release, built from its Go modules: kube-apiserver and
+// kube-controller-manager from k8s.io/kubernetes, and etcd (go.etcd.io/etcd/server/v3, at the version the release's
+// API server requires). k8s.io/kubernetes replaces each of its k8s.io staging modules with a local folder, which a
+// module that requires it cannot use: the scratch module replaces each with its published v0.X.Y instead.
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { buildGoPrograms, moduleDir, progress } from "./goBuild";
+import { nonLocalReplaces } from "./goModFile";
+import { toolDir } from "./toolsDir";
+
+/** The release the Kubernetes tier runs: the newest 1.36 patch the module proxy serves (its go.mod asks for Go 1.26). */
+export const KUBERNETES_VERSION = "1.36.3";
+export const KUBERNETES_VERSIONS = [KUBERNETES_VERSION];
+
+const KUBERNETES = "k8s.io/kubernetes";
+const ETCD = "go.etcd.io/etcd/server/v3";
+const PROGRAMS = ["kube-apiserver", "kube-controller-manager", "etcd"];
+
+export async function kubernetesTools(version: string): Promise<string> {
+    const dir = toolDir("kubernetes", `v${version}`);
+    if (works(dir, version)) return dir;
+    const started = Date.now();
+    progress(`kubernetes v${version}: building into ${dir}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const source = await moduleDir(KUBERNETES, `v${version}`);
+    const minor = version.split(".")[1];
+    const stagingVersion = `v0.${minor}.${version.split(".")[2]}`;
+    const versionFlags = (pkg: string) =>
+        [
+            `gitVersion=v${version}`,
+            "gitMajor=1",
+            `gitMinor=${minor}`,
+            "gitTreeState=clean",
+            `buildDate=${new Date(started).toISOString().replace(/\.\d+Z$/, "Z")}`,
+        ]
+            .map((setting) => `-X ${pkg}.${setting}`)
+            .join(" ");
+    await buildGoPrograms(
+        `kubernetes v${version}`,
+        {
+            goMod: [
+                `require ${KUBERNETES} v${version}`,
+                ...stagingReplaces(source, stagingVersion),
+                ...nonLocalReplaces(source),
+                ...[`${KUBERNETES}/cmd/kube-apiserver`, `${KUBERNETES}/cmd/kube-controller-manager`, ETCD].map((pkg) => `tool ${pkg}`),
+                `godebug default=go1.${goMinor(source)}`,
+            ],
+            programs: [
+                { name: "kube-apiserver", pkg: `${KUBERNETES}/cmd/kube-apiserver` },
+                { name: "kube-controller-manager", pkg: `${KUBERNETES}/cmd/kube-controller-manager` },
+                { name: "etcd", pkg: ETCD },
+            ],
+            ldflags: `-w -s ${versionFlags("k8s.io/component-base/version")} ${versionFlags("k8s.io/client-go/pkg/version")}`,
+            tags: "selinux,notest,grpcnotrace",
+        },
+        path.join(dir, "bin"),
+    );
+    if (!works(dir, version)) throw new Error(`kubernetes v${version}: the build in ${dir} does not print its version`);
+    progress(`kubernetes v${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+    return dir;
+}
+
+/** `replace k8s.io/X => k8s.io/X v0.N.P` for every staging module the release's go.mod points at a local folder. */
+function stagingReplaces(source: string, stagingVersion: string): string[] {
+    const text = fs.readFileSync(path.join(source, "go.mod"), "utf8");
+    const staged = [...text.matchAll(/^\s*(k8s\.io\/[\w.-]+)\s*=>\s*\.\/staging\//gm)].map((match) => match[1]);
+    return staged.map((module) => `replace ${module} => ${module} ${stagingVersion}`);
+}
+
+/** The Go minor version the release's go.mod names (its runtime defaults are kept with a godebug line). */
+function goMinor(source: string): string {
+    const text = fs.readFileSync(path.join(source, "go.mod"), "utf8");
+    return /^go 1\.(\d+)/m.exec(text)?.[1] ?? "26";
+}
+
+function works(dir: string, version: string): boolean {
+    const bin = path.join(dir, "bin");
+    try {
+        for (const program of PROGRAMS) if (!fs.existsSync(path.join(bin, program))) return false;
+        const printed = execFileSync(path.join(bin, "kube-apiserver"), ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+        return printed.trim() === `Kubernetes v${version}`;
+    } catch {
+        return false;
+    }
+}
