@@ -9,6 +9,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as fs from "fs";
 import * as path from "path";
+/* eslint-disable @typescript-eslint/no-require-imports -- the program and the @pulumi/pulumi it registers with are required from its folder, at run time */
 
 const programDir = fs.realpathSync(path.resolve(process.argv[2] ?? "."));
 // The program's own copy of @pulumi/pulumi: the one its resources register with.
