@@ -1,7 +1,9 @@
 // A stack under the real `pulumi` CLI: the program copied into a folder of its own (with the project's node_modules
 // linked in, as a user's project has them), a file backend, PULUMI_HOME and the passphrase secrets provider in that
 // folder, nothing reaching outside the machine. Each command runs the CLI in a process group of its own (a kill takes
-// its provider hosts with it); commands that run the program connect it to a programServer.ts of their own.
+// its provider hosts with it); commands that run the program connect it to the stack's programServer.ts, which runs
+// the program anew for each of them, as the Automation API's inline programs run (a kill takes it down too, as the
+// program dies with a killed CLI).
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
@@ -54,6 +56,7 @@ export class CliStack {
     readonly programDir: string;
     private readonly bin: string;
     private readonly env: NodeJS.ProcessEnv;
+    private server?: Promise<ProgramServer>;
 
     private constructor(
         readonly version: string,
@@ -92,13 +95,16 @@ export class CliStack {
     /** The example (a folder with Pulumi.yaml) as a new stack: `stack init`, then the config and secret config given. */
     static async create(options: {
         example: string;
-        version: string;
+        /** A pinned version (see pulumiBin.ts), or `bin`: the folder of a `pulumi` of one's own. */
+        version?: string;
+        bin?: string;
         stack?: string;
         config?: Record<string, string>;
         secrets?: Record<string, string>;
         env?: NodeJS.ProcessEnv;
     }): Promise<CliStack> {
-        const stack = new CliStack(options.version, await pulumiBin(options.version), options.example, options.stack ?? "dev", options.env ?? {});
+        const bin = options.bin ?? (await pulumiBin(options.version ?? ""));
+        const stack = new CliStack(options.version ?? "", bin, options.example, options.stack ?? "dev", options.env ?? {});
         await stack.expect(["stack", "init", stack.stack]);
         await stack.setConfig(options.config ?? {}, options.secrets ?? {});
         return stack;
@@ -159,6 +165,23 @@ export class CliStack {
         return files;
     }
 
+    /** Every event the CLI logged so far but the debug diagnostics (see examples.spec.ts), as text. */
+    eventsWithoutDebug(): string {
+        const dir = path.join(this.workDir, "events");
+        return fs
+            .readdirSync(dir)
+            .flatMap((file) => fs.readFileSync(path.join(dir, file), "utf8").split("\n"))
+            .filter((line) => !line.includes('"severity":"debug"'))
+            .join("\n");
+    }
+
+    /** The lock files of the backend (a killed CLI leaves its lock behind). */
+    locks(): string[] {
+        const dir = path.join(this.workDir, "backend", ".pulumi", "locks");
+        if (!fs.existsSync(dir)) return [];
+        return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((file) => file.endsWith(".json"));
+    }
+
     /** A command that must succeed. */
     async expect(args: string[], options: CliRunOptions = {}): Promise<CliResult> {
         const result = await this.run(args, options);
@@ -171,25 +194,29 @@ export class CliStack {
         const [command] = args;
         const env = { ...this.env, ...options.env };
         const extra = ["--stack", this.stack, "--non-interactive"];
-        let server: ProgramServer | undefined;
         const eventLog = path.join(this.workDir, "events", `${Date.now()}-${command}.json`);
         if (RUNS_PROGRAM.has(command)) {
-            server = await ProgramServer.start(this.programDir, env);
+            this.server ??= ProgramServer.start(this.programDir, this.env);
+            const server = await this.server;
             extra.push(`--client=127.0.0.1:${server.port}`, "--exec-kind", "auto.inline", "--event-log", eventLog);
+            options.signal?.addEventListener("abort", () => this.stopServer(), { once: true });
         }
         const flags = command === "stack" && args[1] === "init" ? ["--non-interactive"] : extra;
         // Flags go before a `--` (after it, everything is a value).
         const end = args.includes("--") ? args.indexOf("--") : args.length;
-        try {
-            const result = await runCli(this.bin, [...args.slice(0, end), ...flags, ...args.slice(end)], this.programDir, env, options);
-            return { ...result, command: args.join(" "), events: readEvents(eventLog) };
-        } finally {
-            server?.stop();
-        }
+        const result = await runCli(this.bin, [...args.slice(0, end), ...flags, ...args.slice(end)], this.programDir, env, options);
+        return { ...result, command: args.join(" "), events: readEvents(eventLog) };
     }
 
     dispose(): void {
+        this.stopServer();
         fs.rmSync(this.workDir, { recursive: true, force: true });
+    }
+
+    private stopServer(): void {
+        const server = this.server;
+        this.server = undefined;
+        void server?.then((running) => running.stop()).catch(() => undefined);
     }
 }
 
@@ -202,22 +229,19 @@ export interface StackExport {
     };
 }
 
-/** The steps an update's events name, as `op name` (the stack and providers left out). */
+/**
+ * The steps of a run as `op name`, one per step the engine began (its pre-events: a component's outputs are reported
+ * twice in a preview), in the order it began them; a refresh step as what it ended as (`update`, `same`, `delete`;
+ * still `refresh` when it failed). The stack's and the providers' steps are left out.
+ */
 export function stepsOf(result: CliResult): string[] {
-    return result.events
-        .map((event) => event.resOutputsEvent?.metadata ?? event.resOpFailedEvent?.metadata)
-        .filter((metadata): metadata is StepMetadata => metadata !== undefined)
-        .filter((metadata) => !metadata.type.startsWith("pulumi:"))
-        .map((metadata) => `${metadata.op} ${metadata.urn.split("::").pop()}`);
-}
-
-/** The steps a preview shows (its pre-events: a preview has no outputs events for most steps). */
-export function plannedSteps(result: CliResult): string[] {
+    const ended = new Map<string, string>();
+    for (const event of result.events) if (event.resOutputsEvent) ended.set(event.resOutputsEvent.metadata.urn, event.resOutputsEvent.metadata.op);
     return result.events
         .map((event) => event.resourcePreEvent?.metadata)
         .filter((metadata): metadata is StepMetadata => metadata !== undefined)
         .filter((metadata) => !metadata.type.startsWith("pulumi:"))
-        .map((metadata) => `${metadata.op} ${metadata.urn.split("::").pop()}`);
+        .map((metadata) => `${metadata.op === "refresh" ? (ended.get(metadata.urn) ?? "refresh") : metadata.op} ${metadata.urn.split("::").pop()}`);
 }
 
 function readEvents(file: string): EngineEvent[] {
@@ -260,15 +284,54 @@ function runCli(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
     });
 }
 
+/**
+ * SIGKILL for the CLI, its process group and every process under it: the CLI starts its plugins (the provider hosts)
+ * outside its group, and a host whose engine went away spins on, so a killed pipeline's hosts are killed here too, as
+ * the end of a CI job would.
+ */
 function killGroup(child: ChildProcess): void {
+    if (child.pid === undefined) return;
+    const doomed = [child.pid, ...descendantsOf(child.pid)];
     try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        process.kill(-child.pid, "SIGKILL");
     } catch {
-        // already gone
+        // the group is gone already
+    }
+    for (const pid of doomed) {
+        try {
+            process.kill(pid, "SIGKILL");
+        } catch {
+            // gone already
+        }
     }
 }
 
-/** A programServer.ts for one command. */
+/** Every process under `pid` (Linux: from /proc). */
+function descendantsOf(pid: number): number[] {
+    const children = new Map<number, number[]>();
+    for (const entry of fs.readdirSync("/proc")) {
+        if (!/^\d+$/.test(entry)) continue;
+        try {
+            // pid (comm) state ppid …: the command may hold spaces and parentheses, so read after the last ")".
+            const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+            const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+            children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+        } catch {
+            // exited meanwhile
+        }
+    }
+    const found: number[] = [];
+    const walk = (parent: number) => {
+        for (const child of children.get(parent) ?? []) {
+            found.push(child);
+            walk(child);
+        }
+    };
+    walk(pid);
+    return found;
+}
+
+/** The stack's programServer.ts. */
 class ProgramServer {
     private constructor(
         private readonly child: ChildProcess,

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { SecretLedger } from "../support/secretScan";
-import { CliResult, CliStack, plannedSteps, stepsOf } from "./cliStack";
+import { CliResult, CliStack, stepsOf } from "./cliStack";
 import { suiteVersions } from "./pulumiBin";
 
 const EXAMPLES = path.resolve(__dirname, "..", "..", "examples");
@@ -33,6 +33,8 @@ interface Example {
     planned: { lines: string[]; steps: string[] };
     /** A config change and a word `preview --diff` shows for it. */
     change: { config: Record<string, string>; shows: string[] };
+    /** What else holds after the up (the secrets in the state). */
+    afterUp?: (stack: CliStack, emulator: RunningEmulator) => Promise<void>;
 }
 
 const adminConfig = (emulator: RunningEmulator) => ({
@@ -83,13 +85,40 @@ const EXAMPLE_CASES: Example[] = [
             steps: ["create orders", "create order-worker", "create payments-api-key", "create ingress"],
         },
         change: { config: { "platform-hosted-cluster:officeRange": "198.51.100.0/24" }, shows: ["entries", "198.51.100.0/24"] },
+        afterUp: async (stack, emulator) => {
+            // stack export: the client's secret, the connector secret's value and the admin credentials as ciphertext.
+            const resources = (await stack.exportState()).deployment.resources ?? [];
+            const of = (name: string) => resources.find((resource) => resource.urn.endsWith(`::${name}`))!;
+            for (const [name, field, where] of [
+                ["order-worker", "clientSecret", "outputs"],
+                ["payments-api-key", "value", "outputs"],
+                ["payments-api-key", "value", "inputs"],
+                ["orders", "credentials", "inputs"],
+                ["order-worker", "credentials", "outputs"],
+            ] as const) {
+                const value = of(name)[where]?.[field] as { ciphertext?: unknown } | undefined;
+                assert.equal(typeof value?.ciphertext, "string", `${name}.${where}.${field} is not ciphertext in the state: ${JSON.stringify(value)}`);
+            }
+            // stack output --show-secrets shows the worker's secret; without it, [secret].
+            const clientSecret = emulator.control.hostedClusters()[0].clients[0].clientSecret;
+            assert.equal((await stack.outputs(true)).workerClientSecret, clientSecret);
+            assert.equal((await stack.outputs()).workerClientSecret, "[secret]");
+            // Known, upstream: the Node runtime's debug lines ("RegisterResource RPC finished … resp: …") carry each
+            // resource's outputs in plain text, secrets too; `--debug` prints them (and the Automation API's event log
+            // keeps them). The README warns against --debug and -v in pipelines; this shows why.
+            const debug = await stack.preview("--debug");
+            assert.ok(
+                debug.lines.some((line) => line.includes(clientSecret)),
+                "pulumi preview --debug no longer prints the client's secret: update the README's warning",
+            );
+        },
     },
     {
         name: "admin-members",
         config: adminConfig,
         secrets: { "platform:clientSecret": CLIENT.clientSecret },
         planned: { lines: [], steps: ["create admin"] },
-        change: { config: { "platform:clientId": `${CLIENT.clientId}-2` }, shows: ["credentials"] },
+        change: { config: { "platform:clientId": `${CLIENT.clientId}-2` }, shows: ['clientId    : "cli-client" => "cli-client-2"'] },
     },
 ];
 
@@ -131,28 +160,31 @@ for (const version of suiteVersions()) {
                     const preview = await stack.preview();
                     succeeded(preview);
                     for (const line of example.planned.lines) printed(preview, line);
-                    assert.deepEqual(plannedSteps(preview), example.planned.steps);
+                    // Resources with no dependency between them go in parallel: in any order.
+                    const sorted = (steps: string[]) => [...steps].sort();
+                    assert.deepEqual(sorted(stepsOf(preview)), sorted(example.planned.steps));
                     scan(preview);
 
                     const up = await stack.up();
                     succeeded(up);
-                    assert.deepEqual(stepsOf(up), example.planned.steps);
+                    assert.deepEqual(sorted(stepsOf(up)), sorted(example.planned.steps));
                     scan(up);
+                    await example.afterUp?.(stack, emulator());
+                    for (const client of emulator().control.hostedClusters().flatMap((cluster) => cluster.clients)) ledger.addSecret("API client secret", client.clientSecret);
 
                     const clean = await stack.preview("--expect-no-changes");
                     succeeded(clean);
                     assert.ok(
-                        plannedSteps(clean).every((step) => step.startsWith("same ")),
-                        plannedSteps(clean).join("\n"),
+                        stepsOf(clean).every((step) => step.startsWith("same ")),
+                        stepsOf(clean).join("\n"),
                     );
 
                     const restoreConfig = stack.keepConfig();
                     await stack.setConfig(example.change.config);
-                    const diff = await stack.preview("--diff");
-                    succeeded(diff);
+                    // A change pending: `preview --diff` names it, and `--expect-no-changes` makes the preview fail.
+                    const diff = await stack.preview("--diff", "--expect-no-changes");
+                    assert.notEqual(diff.exitCode, 0, "preview --expect-no-changes passed with a change pending");
                     for (const word of example.change.shows) printed(diff, word);
-                    const notClean = await stack.preview("--expect-no-changes");
-                    assert.notEqual(notClean.exitCode, 0, "preview --expect-no-changes passed with a change pending");
                     restoreConfig();
 
                     const refresh = await stack.refresh();
@@ -162,8 +194,11 @@ for (const version of suiteVersions()) {
                     succeeded(destroy);
                     scan(destroy);
                     assert.deepEqual((await stack.exportState()).deployment.resources ?? [], []);
-                    const files = ledger.scanEverything([stack.workDir]);
+                    // Every file the CLI wrote (state, backups, history, config) but its event logs, whose debug lines carry
+                    // outputs in plain text (see above); their other events are scanned.
+                    const files = ledger.scanEverything([path.join(stack.workDir, "backend"), path.join(stack.workDir, "home"), stack.programDir]);
                     assert.deepEqual(files.leaks, []);
+                    ledger.assertClean(`examples/${example.name} events`, { events: stack.eventsWithoutDebug() });
                 } finally {
                     stack.dispose();
                 }
