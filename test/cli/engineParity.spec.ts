@@ -6,13 +6,14 @@
 // test/engine claims them. Where they differ, test/engine is wrong.
 import assert from "node:assert/strict";
 import type { ItemSpec } from "../engine/fixtures/itemsProgram";
-import { ItemsProgram, ItemsRun, TOKEN } from "../engine/fixtures/itemsProgram";
+import { ItemsProgram, ItemsRun, PASSPHRASE, TOKEN } from "../engine/fixtures/itemsProgram";
+import { StateFile } from "../engine/stateFile";
 import type { ItemStore } from "../engine/fixtures/itemStore";
 import type { StackState } from "../engine/stateFile";
 import { CliItemsRun, ItemsUnderCli } from "./itemsUnderCli";
 import { mainVersion } from "./pulumiBin";
 
-type Command = "preview" | "up" | "refresh" | "destroy";
+type Command = "preview" | "up" | "refresh" | "destroy" | "cancel";
 
 interface Step {
     command: Command;
@@ -26,6 +27,8 @@ interface Step {
     before?: (store: ItemStore) => void;
     /** Lines of the engine's own words both must print (stdout and stderr together). */
     says?: string[];
+    /** The run is killed (SIGKILL) while the provider creates this item; the state left then is compared too. */
+    killDuringCreateOf?: string;
 }
 
 const a: ItemSpec = { name: "a", size: 1 };
@@ -123,6 +126,43 @@ const SCENARIOS: Record<string, Step[]> = {
         { command: "up", config: { items: "not json" } },
         { command: "destroy" },
     ],
+    "a run killed during a create: the pending operation, the lock, the warning of the next up (failures.spec.ts)": [
+        {
+            command: "up",
+            items: [
+                { name: "fast", size: 1 },
+                { name: "slow", size: 1, dependsOn: ["fast"] },
+            ],
+            skipPreview: true,
+            killDuringCreateOf: "slow",
+        },
+        {
+            command: "up",
+            items: [
+                { name: "fast", size: 1 },
+                { name: "slow", size: 1, dependsOn: ["fast"] },
+            ],
+            says: ["the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`."],
+        },
+        {
+            command: "preview",
+            items: [
+                { name: "fast", size: 1 },
+                { name: "slow", size: 1, dependsOn: ["fast"] },
+            ],
+        },
+        { command: "cancel" },
+        {
+            command: "up",
+            items: [
+                { name: "fast", size: 1 },
+                { name: "slow", size: 1, dependsOn: ["fast"] },
+            ],
+            skipPreview: true,
+            says: ["warning: Attempting to deploy or update resources with 1 pending operations from previous deployment.", "interrupted while creating"],
+        },
+        { command: "destroy" },
+    ],
 };
 
 /** Both engines' runs of one command, in a comparable form. */
@@ -176,6 +216,28 @@ function comparable(state: StackState): unknown {
     );
 }
 
+/** Runs a command, holds the provider's create of `name`, reads the state then, kills the run, and releases the create. */
+async function killedDuringCreate(
+    store: ItemStore,
+    name: string,
+    run: (signal: AbortSignal) => Promise<number>,
+    state: () => StackState | Promise<StackState>,
+): Promise<{ exitCode: number; during: StackState }> {
+    store.hold(name);
+    const kill = new AbortController();
+    const running = run(kill.signal);
+    try {
+        for (let i = 0; i < 600 && !store.ops().includes(`create ${name}`); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.ok(store.ops().includes(`create ${name}`), `the create of ${name} never started`);
+        const during = await state();
+        kill.abort();
+        return { exitCode: await running, during };
+    } finally {
+        kill.abort();
+        store.release(name);
+    }
+}
+
 describe(`test/engine answers to the real CLI (pulumi ${mainVersion()})`, function () {
     this.timeout(600_000);
 
@@ -190,6 +252,25 @@ describe(`test/engine answers to the real CLI (pulumi ${mainVersion()})`, functi
                     step.before?.(engine.store);
                     step.before?.(cli.store);
                     const options = { skipPreview: step.skipPreview, token: step.token, env: step.env };
+                    if (step.killDuringCreateOf !== undefined) {
+                        const held = step.killDuringCreateOf;
+                        const killedEngine = await killedDuringCreate(
+                            engine.store,
+                            held,
+                            (signal) => engine.run(step.command, step.items ?? [], { ...options, signal }).then((run) => run.result.exitCode),
+                            () => new StateFile(engine.stateFile, PASSPHRASE).load(),
+                        );
+                        const killedCli = await killedDuringCreate(
+                            cli.store,
+                            held,
+                            (signal) => cli.run(step.command, step.items ?? [], { ...options, signal }).then((run) => run.exitCode),
+                            () => cli.state(),
+                        );
+                        assert.equal(killedEngine.exitCode, 128 + 9, `${where}: test/engine's run was not killed`);
+                        assert.equal(killedCli.exitCode, 128 + 9, `${where}: the CLI was not killed`);
+                        assert.deepEqual(comparable(killedEngine.during), comparable(killedCli.during), `${where}: the state while the create was held`);
+                        continue;
+                    }
                     const [byEngine, byCli] = step.config
                         ? [await engine.runWithConfig(step.command, step.config, options), await cli.runWithConfig(step.command, step.config, options)]
                         : [await engine.run(step.command, step.items ?? [], options), await cli.run(step.command, step.items ?? [], options)];

@@ -20,6 +20,8 @@ export interface CliItemsRun {
     state: StackState;
 }
 
+export type ItemsCommand = "preview" | "up" | "refresh" | "destroy" | "cancel";
+
 export interface CliItemsRunOptions {
     skipPreview?: boolean;
     token?: string;
@@ -46,15 +48,11 @@ export class ItemsUnderCli {
         this.stack?.dispose();
     }
 
-    run(command: "preview" | "up" | "refresh" | "destroy", items: ItemSpec[] = [], options: CliItemsRunOptions = {}): Promise<CliItemsRun> {
+    run(command: ItemsCommand, items: ItemSpec[] = [], options: CliItemsRunOptions = {}): Promise<CliItemsRun> {
         return this.runWithConfig(command, { items: JSON.stringify(items) }, options);
     }
 
-    async runWithConfig(
-        command: "preview" | "up" | "refresh" | "destroy",
-        config: Record<string, string>,
-        options: CliItemsRunOptions = {},
-    ): Promise<CliItemsRun> {
+    async runWithConfig(command: ItemsCommand, config: Record<string, string>, options: CliItemsRunOptions = {}): Promise<CliItemsRun> {
         const stack = this.stack!;
         for (const [key, value] of Object.entries(config)) if (this.config[key] !== value) await stack.setConfig({ [key]: value });
         const token = options.token ?? TOKEN;

@@ -17,7 +17,10 @@ describe(`targets and plans under pulumi ${mainVersion()}`, function () {
     this.timeout(180_000);
     const emulator = useEmulator({ opMs: 10, rateLimitBlockSeconds: 0, clients: [CLIENT], members: MEMBERS, seats: 10 });
     let stack: CliStack;
-    const roles = (email: string) => emulator().control.members().find((member) => member.email === email)?.roles;
+    const roles = (email: string) =>
+        emulator()
+            .control.members()
+            .find((member) => member.email === email)?.roles;
 
     beforeEach(async () => {
         stack = await CliStack.create({
@@ -44,7 +47,10 @@ describe(`targets and plans under pulumi ${mainVersion()}`, function () {
         assert.deepEqual(stepsOf(targeted).sort(), ["same grace@example.com", "update alan@example.com"]);
         assert.deepEqual([roles("alan@example.com"), roles("grace@example.com")], [["visitor"], ["admin"]]);
         const next = await stack.preview();
-        assert.ok(next.lines.some((line) => line.includes("changes roles of grace@example.com (admin → analyst)")), next.lines.join("\n"));
+        assert.ok(
+            next.lines.some((line) => line.includes("changes roles of grace@example.com (admin → analyst)")),
+            next.lines.join("\n"),
+        );
     });
 
     it("a program changed after the reviewed preview: a plain up previews again and does what its own preview shows", async () => {
@@ -54,7 +60,10 @@ describe(`targets and plans under pulumi ${mainVersion()}`, function () {
         await stack.setConfig({ [MEMBERS_KEY]: people({ "grace@example.com": ["modeler"], "alan@example.com": ["developer"] }) });
         const up = await stack.up();
         assert.equal(up.exitCode, 0, up.lines.join("\n"));
-        assert.ok(up.lines.some((line) => line.includes("changes roles of grace@example.com (admin → modeler)")), up.lines.join("\n"));
+        assert.ok(
+            up.lines.some((line) => line.includes("changes roles of grace@example.com (admin → modeler)")),
+            up.lines.join("\n"),
+        );
         assert.deepEqual(roles("grace@example.com"), ["modeler"]);
     });
 

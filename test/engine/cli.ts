@@ -1,6 +1,6 @@
 // Runs one Pulumi operation on a program through the real dynamic-provider host, without the Pulumi CLI:
 //
-//   npx ts-node test/engine/cli.ts <preview|up|refresh|destroy> <programDir> --stack NAME
+//   npx ts-node test/engine/cli.ts <preview|up|refresh|destroy|cancel> <programDir> --stack NAME
 //       [--config key=value ...] [--secret key=value ...] [--state FILE] [--skip-preview] [--preview-only]
 //
 // As the CLI does (PreviewThenPromptThenExecute in pkg/backend/apply.go), `up`, `refresh` and `destroy` first make a
@@ -11,8 +11,12 @@
 // Secret values in the state file are encrypted with PULUMI_CONFIG_PASSPHRASE. Exit code 0 on success, 1 when the
 // operation failed, 2 for a usage error. When started with an IPC channel (runPulumi), the result is also sent to
 // the parent.
+import * as path from "path";
 import { COMMANDS, Command, OperationOptions, PassResult, runPass } from "./operation";
 import { runEngineProcess } from "./engineProcess";
+import { loadProject } from "./project";
+import { LOCKED_MESSAGE, StackLock } from "./stackLock";
+import { defaultStateFile } from "./stateFile";
 
 export interface CliArguments {
     command: Command;
@@ -112,8 +116,31 @@ export interface CliResultMessage {
     result: OperationResult;
 }
 
-/** Every pass the command makes, each printed as it runs; the passes after a failed one do not run. */
+/**
+ * Every pass the command makes, each printed as it runs; the passes after a failed one do not run. An up, a refresh or
+ * a destroy holds the stack's lock while it runs (a killed one leaves it: see stackLock.ts); cancel lifts it.
+ */
 export async function runCommand(args: CliArguments, base: Omit<OperationOptions, keyof CliArguments>): Promise<OperationResult> {
+    const lock = new StackLock(path.resolve(args.stateFile ?? defaultStateFile(loadProject(args.programDir).dir, args.stack)));
+    if (args.command === "cancel") {
+        lock.release();
+        base.writeOut(`The currently running update for '${args.stack}' has been canceled!`);
+        return { ok: true, passes: [] };
+    }
+    if (args.command === "preview" || args.previewOnly) return runPasses(args, base);
+    if (lock.held) {
+        base.writeErr(`error: ${LOCKED_MESSAGE}`);
+        return { ok: false, passes: [] };
+    }
+    lock.take();
+    try {
+        return await runPasses(args, base);
+    } finally {
+        lock.release();
+    }
+}
+
+async function runPasses(args: CliArguments, base: Omit<OperationOptions, keyof CliArguments>): Promise<OperationResult> {
     const options: OperationOptions = { ...args, ...base };
     const passes: PassResult[] = [];
     const previewFirst = args.command !== "preview" && !args.skipPreview;

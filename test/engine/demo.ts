@@ -6,14 +6,15 @@
 // a second preview shows nothing left to do. Then it shrinks back to 3 brokers: the change first, the pods stop after
 // it. Everything started here is stopped.
 //
-// Where the real `pulumi` CLI is on PATH it runs the same steps instead of test/engine.
+// Where the real `pulumi` CLI is on PATH (or PLATFORM_PULUMI_CLI names one) it runs the same steps instead of
+// test/engine (examples/local, the root project's program, as test/cli runs programs).
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { GatewayClient } from "../../sdk";
 import { RunningEmulator, startEmulator } from "../emulator";
 import { Command, runPulumi } from ".";
-import { findPulumiCli, runWithPulumiCli } from "./pulumiCli";
+import { PulumiCliStack, findPulumiCli } from "./pulumiCli";
 import { BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -32,6 +33,7 @@ async function main(): Promise<number> {
         terminationMs: 300,
         proxy: { managementUrl: emulator.managementUrl, gatewayUrl: emulator.gatewayUrl },
     });
+    const cleanups: (() => void)[] = [];
     try {
         const kubernetes = pods.route(pods.user(OPERATOR_RULES, "demo").kubeconfig);
         const config = {
@@ -42,10 +44,12 @@ async function main(): Promise<number> {
         };
         const env = { PULUMI_CONFIG_PASSPHRASE: "demo", PLATFORM_TOKEN_CACHE_DIR: path.join(workDir, "tokens") };
         const cli = findPulumiCli();
-        const run: Step = cli
-            ? (command, { config: given = config, skipPreview } = {}) =>
-                  runWithPulumiCli({ cli, command, skipPreview, programDir: ROOT, stack: STACK, config: given, env, workDir, print })
+        const cliStack = cli === undefined ? undefined : await PulumiCliStack.create(cli, path.join(ROOT, "examples", "local"), STACK, env);
+        cleanups.push(() => cliStack?.dispose());
+        const run: Step = cliStack
+            ? (command, { config: given = config, skipPreview } = {}) => cliStack.run(command, given, skipPreview === true, print)
             : (command, { config: given = config, skipPreview } = {}) => runThroughEngine(command, given, env, path.join(workDir, "state.json"), skipPreview);
+        print(cli === undefined ? "(test/engine: no pulumi CLI on PATH)" : `(the pulumi CLI at ${cli})`);
 
         heading("Local platform: 3 brokers, 6 partitions, replication factor 3, run as the pods of StatefulSet platform-zeebe");
         print(
@@ -71,6 +75,7 @@ async function main(): Promise<number> {
         if (pods.workloads.lost.length > 0) throw new Error(`replicas were lost: ${JSON.stringify(pods.workloads.lost)}`);
         return 0;
     } finally {
+        for (const cleanup of cleanups) cleanup();
         await pods.stop();
         await emulator.close();
         fs.rmSync(workDir, { recursive: true, force: true });

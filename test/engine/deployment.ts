@@ -18,7 +18,7 @@ import { LiveState } from "./liveState";
 import { ProviderHost } from "./providerHost";
 import { annotateSecrets, deepEqual, markSecretOutputs, PropertyMap, unwrapSecretsInMap } from "./propertyValues";
 import { ResourceState } from "./stateFile";
-import { CheckFailedError, StepError } from "./stepError";
+import { CheckFailedError, StepError, isStepFailure } from "./stepError";
 import { isDynamicType, qualifiedType, STACK_TYPE } from "./urns";
 
 /** The default provider of the dynamic resources: its URN and the inputs this run configures it with. */
@@ -62,6 +62,9 @@ interface Applied {
     initFailure?: { reasons: string[]; error: HostCallError };
 }
 
+/** The steps of a delete-before-replace replacement, in the order the engine begins them. */
+const DELETE_BEFORE_REPLACE: StepOp[] = ["delete-replaced", "replace", "create-replacement"];
+
 /** Thrown to registrations once a step has failed: the engine stops processing the program's resources. */
 export class DeploymentHalted extends Error {
     constructor() {
@@ -77,6 +80,8 @@ export class Deployment {
     private stackOutputs: PropertyMap = {};
     /** `<urn>::<id>` of the default provider once a dynamic resource registered it. */
     private providerReference?: string;
+    /** In preview: the old instances replacements would delete once the program has finished (create-before-delete). */
+    private readonly previewReplaced: Condemned[] = [];
 
     constructor(
         private readonly preview: boolean,
@@ -89,6 +94,9 @@ export class Deployment {
     get failed(): boolean {
         return this.halted;
     }
+
+    /** A step failed (not a check, not the program): the CLI closes the run with `preview failed` or `update failed`. */
+    stepFailed = false;
 
     get outputs(): PropertyMap {
         return this.stackOutputs;
@@ -108,11 +116,15 @@ export class Deployment {
         }
     }
 
-    /** RegisterResourceOutputs: a component's (and the stack's) outputs. */
+    /**
+     * RegisterResourceOutputs: a component's (and the stack's) outputs. Once a step has failed the engine applies no
+     * more of the program's events, so the outputs the runtime still registers (the stack's, empty, as its outputs
+     * could not resolve) never reach the state: the stack keeps the outputs its same step carried over.
+     */
     registerOutputs(urn: string, outputs: PropertyMap): void {
         if (qualifiedType(urn) === STACK_TYPE) this.stackOutputs = outputs;
         const existing = this.live.get(urn);
-        if (this.preview || !existing || !this.registered.has(urn)) return;
+        if (this.preview || this.halted || !existing || !this.registered.has(urn)) return;
         try {
             this.live.set(urn, { ...existing, outputs });
         } catch (error) {
@@ -129,6 +141,7 @@ export class Deployment {
                 .filter(([urn]) => !this.registered.has(urn))
                 .map(([urn, resource]) => ({ urn, resource, replaced: false })),
             ...this.live.pendingDeletes().map((pending) => ({ urn: pending.urn, resource: pending, replaced: true })),
+            ...this.previewReplaced,
         ];
         try {
             await deleteAll(condemned, { host: () => this.host.get(), live: this.live, display: this.display, preview: this.preview });
@@ -166,15 +179,22 @@ export class Deployment {
     }
 
     /**
-     * The import option, as ImportStep.Apply does it (pkg/resource/deploy/step.go), in preview and up alike: the provider
-     * reads the resource by the given id with no properties at all. The dynamic-provider host then has no `__provider`
-     * to load the provider from, so the read fails ("code must be a string, not undefined", pulumi/pulumi#3550, #16175),
-     * and with it the step: a dynamic resource cannot be imported. A resource already in the state with that id keeps
-     * its state (the option is ignored), as the engine does.
+     * The import option, as ImportStep.Apply does it (pkg/resource/deploy/step.go), in preview and up alike: an `import`
+     * step, whose read of the resource by the given id carries no properties at all. The dynamic-provider host fails
+     * on that request before it could load a provider (it has no `__provider` anyway; pulumi/pulumi#3550, #16175), and
+     * the CLI reports `Preview failed: Cannot read properties of undefined (reading 'toJavaScript')`: a dynamic
+     * resource cannot be imported. A resource already in the state with that id keeps its state (the option is
+     * ignored), as the engine does.
      */
     private async importStep(registration: Registration, id: string): Promise<never> {
         const host = await this.host.get();
-        const read = await host.read(registration.urn, id, {}, {});
+        this.display.step("import", registration.urn, registration.type);
+        let read;
+        try {
+            read = await host.read(registration.urn, id, undefined);
+        } catch (error) {
+            throw new Error(`${this.preview ? "Preview" : "Read"} failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
         // Only a provider that finds its code without the serialized text could get here; no dynamic provider does.
         throw new Error(`import of ${id} read ${Object.keys(read.properties).length} properties, but this engine does not adopt imported resources`);
     }
@@ -202,8 +222,14 @@ export class Deployment {
 
     /** Preview never creates or updates: the engine hands back the checked inputs as the outputs. */
     private previewResult(registration: Registration, decision: Decision): RegistrationResult {
-        const op: StepOp = decision.kind;
-        this.display.step(op, registration.urn, registration.type);
+        const { urn, type } = registration;
+        if (decision.kind !== "replace") this.display.step(decision.kind, urn, type);
+        else if (decision.deleteBeforeReplace) for (const op of DELETE_BEFORE_REPLACE) this.display.step(op, urn, type);
+        else {
+            this.display.step("create-replacement", urn, type);
+            this.display.step("replace", urn, type);
+            this.previewReplaced.push({ urn, resource: decision.old, replaced: true });
+        }
         switch (decision.kind) {
             case "same":
                 return { id: decision.old.id, outputs: decision.old.outputs };
@@ -227,45 +253,53 @@ export class Deployment {
             ...(applied.initFailure ? { initErrors: applied.initFailure.reasons } : {}),
             ...(this.providerReference !== undefined && isDynamicType(type) && registration.custom ? { provider: this.providerReference } : {}),
         });
-        const finish = (op: StepOp, applied: Applied): RegistrationResult => {
+        // A step shows when it begins (a failed one too, as the CLI shows it failing).
+        const begin = (op: StepOp) => this.display.step(op, urn, type);
+        const finish = (applied: Applied): RegistrationResult => {
             if (applied.initFailure) throw new StepError(type, urn, applied.initFailure.error);
-            this.display.step(op, urn, type);
             return { id: applied.id, outputs: applied.outputs };
         };
 
         switch (decision.kind) {
             case "same": {
+                begin("same");
                 // The engine keeps the old id and outputs, and records the new inputs.
                 const applied = { id: decision.old.id, outputs: decision.old.outputs };
                 this.live.set(urn, record(applied, decision.inputs));
-                return finish("same", applied);
+                return finish(applied);
             }
             case "create": {
+                begin("create");
                 const applied = await this.create(registration, decision.inputs);
                 this.live.set(urn, record(applied, decision.inputs));
-                return finish("create", applied);
+                return finish(applied);
             }
             case "update": {
+                begin("update");
                 const applied = await this.update(registration, decision.old, decision.inputs);
                 this.live.set(urn, record(applied, applied.initFailure ? decision.old.inputs : decision.inputs));
-                return finish("update", applied);
+                return finish(applied);
             }
             case "replace": {
                 const { old, inputs } = decision;
                 if (decision.deleteBeforeReplace) {
+                    begin("delete-replaced");
                     if (!old.pendingReplacement) {
                         await this.deleteReplaced(urn, old);
                         // Kept in state until its replacement exists, so an interrupted run still replaces it.
                         this.live.set(urn, { ...old, pendingReplacement: true });
-                        this.display.step("delete-replaced", urn, type);
                     }
+                    begin("replace");
+                    begin("create-replacement");
                     const applied = await this.create(registration, inputs);
                     this.live.set(urn, record(applied, inputs));
-                    return finish("replace", applied);
+                    return finish(applied);
                 }
+                begin("create-replacement");
                 const applied = await this.create(registration, inputs);
                 this.live.replace(urn, record(applied, inputs), old);
-                return finish("replace", applied);
+                begin("replace");
+                return finish(applied);
             }
         }
     }
@@ -325,6 +359,7 @@ export class Deployment {
     private fail(error: unknown): Error {
         if (error instanceof DeploymentHalted) return error;
         this.halted = true;
+        if (isStepFailure(error)) this.stepFailed = true;
         for (const line of error instanceof StepError ? error.lines : [String(error)]) this.display.error(line);
         return error instanceof Error ? error : new Error(String(error));
     }

@@ -4,7 +4,13 @@ import { HostStream } from "./dynamicHost";
 import { describeValue, PropertyMap } from "./propertyValues";
 import { isProviderType, urnName } from "./urns";
 
-export type StepOp = "create" | "update" | "replace" | "delete" | "delete-replaced" | "same";
+/**
+ * The steps as the engine reports them, one per step it begins (the CLI's resource pre-events): a replacement is
+ * three, `create-replacement`, `replace` and `delete-replaced` (delete-before-replace: `delete-replaced` first), a
+ * refresh of a resource is `refresh` until it ends (then `update`, `same` or `delete`, or still `refresh` when it
+ * failed), and the import option is `import`.
+ */
+export type StepOp = "create" | "update" | "replace" | "create-replacement" | "delete" | "delete-replaced" | "same" | "refresh" | "import";
 
 export interface StepRecord {
     op: StepOp;
@@ -23,19 +29,27 @@ const SYMBOLS: Record<StepOp, string> = {
     create: "+",
     update: "~",
     replace: "+-",
+    "create-replacement": "++",
     delete: "-",
     "delete-replaced": "--",
     same: "=",
+    refresh: "~",
+    import: "=",
 };
 
 const PAST_TENSE: Record<StepOp, string> = {
     create: "created",
     update: "updated",
     replace: "replaced",
+    "create-replacement": "created (replacement)",
     delete: "deleted",
     "delete-replaced": "deleted (replaced)",
     same: "unchanged",
+    refresh: "refreshed",
+    import: "imported",
 };
+
+const COUNTED: StepOp[] = ["create", "update", "replace", "delete", "same"];
 
 export const HOST_PREFIX: Record<HostStream, string> = { stdout: "[host:stdout] ", stderr: "[host:stderr] " };
 
@@ -77,8 +91,9 @@ export class Display {
     }
 
     summary(): void {
+        // As the CLI counts: a replacement once (its create and delete steps are parts of it).
         const counts = new Map<StepOp, number>();
-        for (const step of this.steps) counts.set(step.op, (counts.get(step.op) ?? 0) + 1);
+        for (const step of this.steps) if (COUNTED.includes(step.op)) counts.set(step.op, (counts.get(step.op) ?? 0) + 1);
         const parts = [...counts].map(([op, count]) => (this.preview && op !== "same" ? `${count} to ${op}` : `${count} ${PAST_TENSE[op]}`));
         this.writeOut(`Resources: ${parts.length > 0 ? parts.join(", ") : "no changes"}`);
     }

@@ -222,13 +222,14 @@ export class DynamicHost {
         return { id: response.getId(), properties: fromStruct(response.getProperties()) };
     }
 
-    async read(urn: string, id: string, properties: PropertyMap, inputs?: PropertyMap): Promise<ReadResult> {
+    /** `properties` undefined: a read with none at all, as the engine's ImportStep sends it. */
+    async read(urn: string, id: string, properties: PropertyMap | undefined, inputs?: PropertyMap): Promise<ReadResult> {
         const request = new ReadRequest();
         request.setUrn(urn);
         request.setName(urnName(urn));
         request.setType(urnType(urn));
         request.setId(id);
-        request.setProperties(toStruct(properties));
+        if (properties) request.setProperties(toStruct(properties));
         if (inputs) request.setInputs(toStruct(inputs));
         const response = await this.unary<ReadResponse>("Read", (done) => this.client.read(request, done));
         const liveInputs = response.getInputs();

@@ -28,7 +28,8 @@ describe("engine: failures", function () {
                 ),
                 run.result.stderr,
             );
-            assert.ok(run.result.stderr.includes("error: preview failed"), run.result.stderr);
+            // The CLI closes a run with "preview failed" or "update failed" only after a step failed, not a check.
+            assert.ok(!run.result.stderr.includes("failed\n") && !/error: (preview|update) failed/.test(run.result.stderr), run.result.stderr);
             assert.strictEqual(run.result.state.resources[program.urn("bad")], undefined);
         }
         assert.strictEqual(program.store.items.size, 0);
@@ -64,8 +65,13 @@ describe("engine: failures", function () {
         assert.strictEqual(kept.outputs.remoteId, live.id);
         assert.strictEqual(typeof kept.outputs.__provider, "string");
         assert.strictEqual(kept.inputs.size, 1);
-        assert.ok(run.result.stderr.includes("partial failure"), run.result.stderr);
-        assert.ok(run.result.stderr.includes("p did not become ready"), run.result.stderr);
+        // In the engine's words: the init errors as a list, and the run closing with "update failed".
+        assert.ok(run.result.stderr.includes("1 error occurred:\n\t* p did not become ready"), run.result.stderr);
+        assert.ok(run.result.stderr.includes("error: update failed"), run.result.stderr);
+        assert.deepStrictEqual(
+            run.result.steps.map((step) => `${step.op} ${step.name}`),
+            ["create fixture-items-dev", "create p"],
+        );
     });
 
     it("the next up updates the resource with init errors although its diff reports no change (its preview shows the update)", async () => {
@@ -124,6 +130,22 @@ describe("engine: failures", function () {
             program.store.release("slow");
         }
         assert.strictEqual((await killed).result.exitCode, 128 + 9);
+    });
+
+    it("the killed run left the stack locked, as the CLI's backends do: an up or a refresh refuses naming pulumi cancel, a preview does not; cancel lifts the lock", async () => {
+        for (const command of ["up", "refresh"] as const) {
+            const locked = await program.run(command, [{ name: "fast", size: 1 }]);
+            failed(locked);
+            assert.ok(
+                locked.result.stderr.includes(
+                    "error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.",
+                ),
+                locked.result.stderr,
+            );
+            assert.deepStrictEqual(locked.calls, []);
+        }
+        succeeded(await program.run("preview", [{ name: "fast", size: 1 }]));
+        succeeded(await program.run("cancel"));
     });
 
     it("the next run warns about the interrupted create in the engine's words, creates the resource again, and keeps the pending create (journal.go)", async () => {

@@ -89,8 +89,10 @@ export class InProcessHost implements ProviderPlugin {
         });
     }
 
-    async read(_urn: string, id: string, properties: PropertyMap): Promise<ReadResult> {
+    async read(_urn: string, id: string, properties: PropertyMap | undefined): Promise<ReadResult> {
         return this.call("Read", true, async () => {
+            // The host reads the request's properties first: a read without any fails there, as in the host's process.
+            if (properties === undefined) throw new TypeError("Cannot read properties of undefined (reading 'toJavaScript')");
             const props = wire(properties);
             const provider = await this.provider(props);
             if (!provider.read) return { id, properties: props };

@@ -118,7 +118,8 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
         assert.deepStrictEqual(run.calls, ["configure", "check a", "diff a", "check a", "check b", "diff b", "check c", "diff c"]);
         assert.strictEqual(news(entry(run, "check", "b")).label, UNKNOWN);
         assert.strictEqual(news(entry(run, "diff", "b")).label, UNKNOWN);
-        assert.deepStrictEqual(itemSteps(run), ["replace a", "update b", "same c"]);
+        // As the CLI shows a replacement: its create, the replace, and the deletion of the original once the program ran.
+        assert.deepStrictEqual(itemSteps(run), ["create-replacement a", "replace a", "update b", "same c", "delete-replaced a"]);
         assert.strictEqual(JSON.stringify([...program.store.items.values()]), itemsBefore);
     });
 
@@ -146,7 +147,7 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
         assert.notStrictEqual(itemA.id, oldId);
         assert.strictEqual(resource(run, program.urn("b")).outputs.label, itemA.id);
         assert.deepStrictEqual(run.result.state.pendingDeletes, []);
-        assert.deepStrictEqual(itemSteps(run), ["replace a", "update b", "same c", "delete-replaced a"]);
+        assert.deepStrictEqual(itemSteps(run), ["create-replacement a", "replace a", "update b", "same c", "delete-replaced a"]);
         assert.ok(run.result.diagnostics.some((d) => d.stream === "stderr" && d.line === `item a: deleted ${oldId}`));
         assert.ok(run.result.stderr.includes(`[host:stderr] item a: deleted ${oldId}`), run.result.stderr);
     });
@@ -177,7 +178,15 @@ describe("engine: a dynamic-resource program through preview, up, refresh and de
             "delete c",
             "create c",
         ]);
-        assert.deepStrictEqual(itemSteps(run), ["same a", "delete-replaced b", "replace b", "delete-replaced c", "replace c"]);
+        assert.deepStrictEqual(itemSteps(run), [
+            "same a",
+            "delete-replaced b",
+            "replace b",
+            "create-replacement b",
+            "delete-replaced c",
+            "replace c",
+            "create-replacement c",
+        ]);
         assert.ok(!resource(run, program.urn("b")).pendingReplacement);
     });
 

@@ -16,9 +16,10 @@ import { defaultStateFile, StateFile } from "./stateFile";
 import { StepError } from "./stepError";
 import { defaultProviderUrn, STACK_TYPE } from "./urns";
 
-export type Command = "preview" | "up" | "refresh" | "destroy";
+/** `cancel` runs no pass: it lifts the lock a killed up, refresh or destroy left (see stackLock.ts). */
+export type Command = "preview" | "up" | "refresh" | "destroy" | "cancel";
 
-export const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy"];
+export const COMMANDS: readonly Command[] = ["preview", "up", "refresh", "destroy", "cancel"];
 
 /** Which operation on which program and stack, with what config: the same for a run in-process or in a child. */
 export interface ProgramRun {
@@ -65,6 +66,7 @@ const TITLES: Record<Command, [preview: string, apply: string]> = {
     up: ["Previewing update", "Updating"],
     refresh: ["Previewing refresh", "Refreshing"],
     destroy: ["Previewing destroy", "Destroying"],
+    cancel: ["", ""],
 };
 
 export async function runPass(options: OperationOptions & PassOptions): Promise<PassResult> {
@@ -74,6 +76,8 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
     let outputs: PropertyMap = {};
     let ok = false;
     let host: ProviderHost | undefined;
+    /** The line the run closes with when it fails (the CLI's: after a failed step only; none for a failed refresh). */
+    let closing: string | undefined;
     try {
         const project = loadProject(options.programDir);
         const config = loadStackConfig(project, stack, options.config ?? {}, options.secrets ?? {});
@@ -112,6 +116,7 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
                 if (!deployment.failed && program.errors.length === 0) await deployment.finish();
                 ok = !deployment.failed && program.errors.length === 0;
                 outputs = deployment.outputs;
+                if (deployment.stepFailed) closing = `${dryRun ? "preview" : "update"} failed`;
                 break;
             }
             case "refresh":
@@ -119,7 +124,10 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
                 outputs = live.entries().find(([, resource]) => resource.type === STACK_TYPE)?.[1].outputs ?? {};
                 ok = true;
                 break;
+            case "cancel":
+                throw new Error("cancel runs no pass");
             case "destroy":
+                closing = "destroy failed";
                 await destroy(live, () => providerHost.get(), display, dryRun);
                 ok = true;
                 break;
@@ -133,8 +141,15 @@ export async function runPass(options: OperationOptions & PassOptions): Promise<
     }
     display.summary();
     display.outputs(outputs);
-    if (!ok) options.writeErr(`error: ${dryRun ? "preview" : command} failed`);
-    return { pass: dryRun ? "preview" : command, ok, steps: display.steps, diagnostics: display.diagnostics, errors: display.errors, outputs };
+    if (!ok && closing !== undefined) options.writeErr(`error: ${closing}`);
+    return {
+        pass: dryRun || command === "cancel" ? "preview" : command,
+        ok,
+        steps: display.steps,
+        diagnostics: display.diagnostics,
+        errors: display.errors,
+        outputs,
+    };
 }
 
 /** What the engine prints of pending operations (printPendingOperationsWarning, pkg/resource/deploy/deployment_executor.go). */

@@ -37,20 +37,23 @@ describe("engine: Pulumi's semantics for dynamic providers", function () {
             assert.strictEqual(opOf(run, "p"), "same");
         });
 
-        it("a diff that fails fails the refresh, and the resource keeps its state", async () => {
+        it("a diff that fails fails the refresh, but the state keeps what the read found (as the CLI's does)", async () => {
             live().size = -1;
             const run = await program.run("refresh", [], { skipPreview: true });
             failed(run);
             assert.ok(run.result.stderr.includes("Diff failed: item p: cannot diff a negative size"), run.result.stderr);
-            assert.strictEqual(run.result.state.resources[program.urn("p")].outputs.size, 7);
+            assert.strictEqual(opOf(run, "p"), "refresh");
+            assert.strictEqual(run.result.state.resources[program.urn("p")].outputs.size, -1);
+            assert.strictEqual(run.result.state.resources[program.urn("p")].inputs.size, -1);
         });
 
         it("PULUMI_ENABLE_LEGACY_REFRESH_DIFF: no diff; the step is an update because the outputs changed", async () => {
+            live().size = 9;
             const run = await program.run("refresh", [], { skipPreview: true, env: { PULUMI_ENABLE_LEGACY_REFRESH_DIFF: "true" } });
             succeeded(run);
             assert.deepStrictEqual(run.calls, ["configure", "read p"]);
             assert.strictEqual(opOf(run, "p"), "update");
-            assert.strictEqual(run.result.state.resources[program.urn("p")].outputs.size, -1);
+            assert.strictEqual(run.result.state.resources[program.urn("p")].outputs.size, 9);
         });
     });
 
@@ -136,8 +139,8 @@ describe("engine: Pulumi's semantics for dynamic providers", function () {
     });
 
     describe("the import option fails for a dynamic resource (ImportStep.Apply, pkg/resource/deploy/step.go; pulumi/pulumi#3550, #16175)", function () {
-        // The engine reads the resource to import by its id with no properties, so the dynamic-provider host has no
-        // serialized provider to load, and the read fails before the provider is reached: in preview and in up alike.
+        // The engine reads the resource to import by its id with no properties at all, so the dynamic-provider host fails
+        // on the request before it could load a provider (it has no serialized one anyway): in preview and in up alike.
         for (const engine of ["process", "in-process"] as const) {
             const program = new ItemsProgram(engine);
             before(() => program.start());
@@ -146,13 +149,17 @@ describe("engine: Pulumi's semantics for dynamic providers", function () {
             it(`${engine === "process" ? "the host in its own process" : "in-process"}: preview fails at the read, the provider is never called, the state is unchanged`, async () => {
                 const preview = await program.run("preview", [{ name: "adopted", size: 1, importId: "item-7" }]);
                 failed(preview);
-                assert.match(preview.result.stderr, /pulumi-nodejs:dynamic\/fixture:Item adopted: Read failed: code must be a string, not undefined/);
+                assert.match(
+                    preview.result.stderr,
+                    /pulumi-nodejs:dynamic\/fixture:Item adopted: Preview failed: Cannot read properties of undefined \(reading 'toJavaScript'\)/,
+                );
+                assert.strictEqual(opOf(preview, "adopted"), "import");
                 assert.deepStrictEqual(preview.calls, []);
                 // An up does the same as its preview pass; once is enough to show it, in this process.
                 if (engine === "process") return;
                 const up = await program.run("up", [{ name: "adopted", size: 1, importId: "item-7" }]);
                 failed(up);
-                assert.match(up.result.stderr, /Read failed: code must be a string, not undefined/);
+                assert.match(up.result.stderr, /Preview failed: Cannot read properties of undefined \(reading 'toJavaScript'\)/);
                 assert.deepStrictEqual(Object.keys(up.result.state.resources), []);
             });
         }

@@ -5,7 +5,8 @@
 // - A successful read clears the resource's init errors (a partial failure of an earlier up).
 // - Then the provider's Diff runs as if an `up` of an unchanged program came right after: the refreshed inputs and
 //   outputs stand where the old ones go, the old inputs where the new ones go. A Diff that fails fails the refresh,
-//   and the resource keeps its state. The step is `update` unless the diff says no change.
+//   but the state keeps what was read (as the CLI's does), and the step stays `refresh`. The step is `update` unless
+//   the diff says no change.
 // - With PULUMI_ENABLE_LEGACY_REFRESH_DIFF set, no Diff: the step is `update` when the outputs changed.
 // Components, providers and resources waiting for their replacement are left as they are.
 import { Display } from "./display";
@@ -34,11 +35,13 @@ export async function refresh(live: LiveState, host: () => Promise<ProviderPlugi
                 const inputs = read.inputs ? annotateSecrets(read.inputs, resource.inputs) : resource.inputs;
                 const { initErrors: _cleared, ...kept } = resource;
                 refreshed = { ...kept, id: read.id, inputs, outputs };
+                if (!legacyDiff) live.set(urn, refreshed);
                 changed = legacyDiff ? !deepEqual(outputs, resource.outputs) : await differs(provider, urn, refreshed, resource.inputs);
             } else {
                 changed = true;
             }
         } catch (error) {
+            display.step("refresh", urn, resource.type);
             throw new StepError(resource.type, urn, error);
         }
         if (refreshed === undefined) {

@@ -46,10 +46,18 @@ function checkFailureLines(type: string, name: string, cause: CheckFailedError):
 
 function describeCause(cause: unknown): string[] {
     if (cause instanceof HostCallError) {
-        const detail = `${cause.method} failed: ${cause.message}`;
         const failure = cause.initFailure;
-        if (!failure) return [detail];
-        return [`${detail} (partial failure: ${failure.id} kept in state with init errors: ${failure.reasons.join("; ")})`];
+        // A partial failure reads as the engine's list of init errors (a Go multierror), the resource kept in state.
+        if (failure)
+            return [
+                `${failure.reasons.length === 1 ? "1 error" : `${failure.reasons.length} errors`} occurred:\n${failure.reasons.map((reason) => `\t* ${reason}`).join("\n")}`,
+            ];
+        return [`${cause.method} failed: ${cause.message}`];
     }
     return [cause instanceof Error ? cause.message : String(cause)];
+}
+
+/** A failure of a step itself (the CLI then closes with `preview failed` or `update failed`), not of its check. */
+export function isStepFailure(error: unknown): boolean {
+    return error instanceof StepError && !(error.cause instanceof CheckFailedError);
 }

@@ -108,6 +108,9 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     });
 
     it("soak: an up killed while the removed pods stop, a refresh, then the resume: the claims of the brokers the layout leaves out go", async () => {
+        // Pods that take 2 s to stop: the kill lands while they stop, before any claim is deleted.
+        await pods.stop();
+        await usePods({ terminationMs: 2_000 });
         await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
         const kill = new AbortController();
         const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };

@@ -250,7 +250,10 @@ describe("OrganizationMember: bad inputs are refused at check, before any reques
     it("the import option fails as Pulumi's engine fails it for any dynamic resource; declaring the member adopts it instead", async () => {
         const imported = await run("preview", [{ ...entry("grace@example.com", ["admin"]), import: "grace@example.com" }]);
         assert.notEqual(imported.result.exitCode, 0);
-        assert.match(imported.result.errors.join("\n"), /OrganizationMember grace@example\.com: Read failed: code must be a string, not undefined/);
+        assert.match(
+            imported.result.errors.join("\n"),
+            /OrganizationMember grace@example\.com: Preview failed: Cannot read properties of undefined \(reading 'toJavaScript'\)/,
+        );
         assert.deepEqual(imported.requests, []);
         const declared = await run("preview", [entry("grace@example.com", ["admin"])]);
         succeeded(declared);
@@ -392,7 +395,7 @@ describe("OrganizationMember: the administration API's bad days", function () {
         succeeded(await run("up", [entry("grace@example.com", ["admin"], "grace")]));
         const preview = await run("preview", [entry("grace.hopper@example.com", ["admin"], "grace")]);
         succeeded(preview);
-        assert.equal(preview.result.steps.find((step) => step.name === "grace")?.op, "replace");
+        assert.ok(preview.result.steps.some((step) => step.name === "grace" && step.op === "replace"));
         const up = await run("up", [entry("grace.hopper@example.com", ["admin"], "grace")]);
         succeeded(up);
         assert.deepEqual(mutating(up), ["POST /members/grace.hopper@example.com 204", "DELETE /members/grace@example.com 204"]);

@@ -32,8 +32,21 @@ export interface StackRunOptions {
     inProcess?: boolean;
 }
 
-/** Runs one operation of the stack's program (in processes of its own unless inProcess). */
-export function runStack(stack: TestStack, command: Command, options: StackRunOptions = {}): Promise<RunPulumiResult> {
+/**
+ * Runs one operation of the stack's program (in processes of its own unless inProcess). A run killed through `signal`
+ * leaves the stack locked, as the CLI's does: `pulumi cancel` follows it here, as it must in a pipeline (test/engine's
+ * failures.spec.ts shows the refusal without it).
+ */
+export async function runStack(stack: TestStack, command: Command, options: StackRunOptions = {}): Promise<RunPulumiResult> {
+    const result = await run(stack, command, options);
+    if (options.signal?.aborted && result.exitCode === 128 + 9) {
+        const cancel = await run(stack, "cancel", { inProcess: true });
+        if (cancel.exitCode !== 0) throw new Error(`pulumi cancel after the killed ${command} failed: ${cancel.stderr}`);
+    }
+    return result;
+}
+
+function run(stack: TestStack, command: Command, options: StackRunOptions): Promise<RunPulumiResult> {
     return runPulumi({
         command,
         programDir: stack.programDir,
