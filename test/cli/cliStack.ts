@@ -110,9 +110,13 @@ export class CliStack {
         return stack;
     }
 
+    /** `pulumi config set-all` of these values (one CLI run, however many). */
     async setConfig(config: Record<string, string>, secrets: Record<string, string> = {}): Promise<void> {
-        for (const [key, value] of Object.entries(config)) await this.expect(["config", "set", "--", key, value]);
-        for (const [key, value] of Object.entries(secrets)) await this.expect(["config", "set", "--secret", "--", key, value]);
+        const pairs = [
+            ...Object.entries(config).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]),
+            ...Object.entries(secrets).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
+        ];
+        if (pairs.length > 0) await this.expect(["config", "set-all", ...pairs]);
     }
 
     /** The stack's config file as it is now, and a way to put it back. */

@@ -54,9 +54,9 @@ export class ItemsUnderCli {
 
     async runWithConfig(command: ItemsCommand, config: Record<string, string>, options: CliItemsRunOptions = {}): Promise<CliItemsRun> {
         const stack = this.stack!;
-        for (const [key, value] of Object.entries(config)) if (this.config[key] !== value) await stack.setConfig({ [key]: value });
         const token = options.token ?? TOKEN;
-        if (this.config.apiToken !== token) await stack.setConfig({}, { apiToken: token });
+        const changed = Object.fromEntries(Object.entries(config).filter(([key, value]) => this.config[key] !== value));
+        await stack.setConfig(changed, this.config.apiToken !== token ? { apiToken: token } : {});
         Object.assign(this.config, config, { apiToken: token });
         const mark = this.store.journal.length;
         const args = [command, ...(command === "preview" ? [] : ["--yes"]), ...(options.skipPreview && command !== "preview" ? ["--skip-preview"] : [])];

@@ -39,7 +39,7 @@ const bDbr: ItemSpec = { ...b, kind: "special", deleteBeforeReplace: true };
 const one: ItemSpec[] = [{ name: "p", size: 1 }];
 const item = (store: ItemStore, name: string) => [...store.items.values()].find((candidate) => candidate.name === name)!;
 
-const SCENARIOS: Record<string, Step[]> = {
+export const SCENARIOS: Record<string, Step[]> = {
     "the lifecycle: preview, up, updates, replacements, deletions, drift, refresh, destroy (lifecycle.spec.ts)": [
         { command: "preview", items: [a, b, c] },
         { command: "up", items: [a, b, c] },
@@ -238,57 +238,66 @@ async function killedDuringCreate(
     }
 }
 
-describe(`test/engine answers to the real CLI (pulumi ${mainVersion()})`, function () {
-    this.timeout(600_000);
+/**
+ * The scenarios whose names start with one of `prefixes`, each an `it` of its own: the CLI suite spreads them over a
+ * few files so that they run in parallel.
+ */
+export function describeParity(title: string, prefixes: string[]): void {
+    describe(`test/engine answers to the real CLI (pulumi ${mainVersion()}): ${title}`, function () {
+        this.timeout(600_000);
 
-    for (const [scenario, steps] of Object.entries(SCENARIOS)) {
-        it(scenario, async () => {
-            const engine = new ItemsProgram("in-process");
-            const cli = new ItemsUnderCli(mainVersion());
-            await Promise.all([engine.start(), cli.start()]);
-            try {
-                for (const [index, step] of steps.entries()) {
-                    const where = `step ${index + 1} (${step.command}${step.skipPreview ? " --skip-preview" : ""})`;
-                    step.before?.(engine.store);
-                    step.before?.(cli.store);
-                    const options = { skipPreview: step.skipPreview, token: step.token, env: step.env };
-                    if (step.killDuringCreateOf !== undefined) {
-                        const held = step.killDuringCreateOf;
-                        const killedEngine = await killedDuringCreate(
-                            engine.store,
-                            held,
-                            (signal) => engine.run(step.command, step.items ?? [], { ...options, signal }).then((run) => run.result.exitCode),
-                            () => new StateFile(engine.stateFile, PASSPHRASE).load(),
-                        );
-                        const killedCli = await killedDuringCreate(
-                            cli.store,
-                            held,
-                            (signal) => cli.run(step.command, step.items ?? [], { ...options, signal }).then((run) => run.exitCode),
-                            () => cli.state(),
-                        );
-                        assert.equal(killedEngine.exitCode, 128 + 9, `${where}: test/engine's run was not killed`);
-                        assert.equal(killedCli.exitCode, 128 + 9, `${where}: the CLI was not killed`);
-                        assert.deepEqual(comparable(killedEngine.during), comparable(killedCli.during), `${where}: the state while the create was held`);
-                        continue;
-                    }
-                    const [byEngine, byCli] = step.config
-                        ? [await engine.runWithConfig(step.command, step.config, options), await cli.runWithConfig(step.command, step.config, options)]
-                        : [await engine.run(step.command, step.items ?? [], options), await cli.run(step.command, step.items ?? [], options)];
-                    const [ours, theirs] = [fromEngine(byEngine), fromCli(byCli)];
-                    assert.equal(ours.exitCode, theirs.exitCode, `${where}: exit status\n--- CLI:\n${theirs.text}\n--- test/engine:\n${ours.text}`);
-                    assert.deepEqual(ours.steps, theirs.steps, `${where}: steps\n--- CLI:\n${theirs.text}`);
-                    // A refresh reads its resources in parallel: the calls of each kind, in any order.
-                    if (step.command === "refresh") assert.deepEqual([...ours.calls].sort(), [...theirs.calls].sort(), `${where}: provider calls`);
-                    else assert.deepEqual(ours.hostCalls, theirs.hostCalls, `${where}: provider calls`);
-                    assert.deepEqual(ours.state, theirs.state, `${where}: state`);
-                    for (const words of step.says ?? []) {
-                        assert.ok(theirs.text.includes(words), `${where}: the CLI does not say ${JSON.stringify(words)}:\n${theirs.text}`);
-                        assert.ok(ours.text.includes(words), `${where}: test/engine does not say ${JSON.stringify(words)}:\n${ours.text}`);
-                    }
-                }
-            } finally {
-                await Promise.all([engine.stop(), cli.stop()]);
+        for (const [scenario, steps] of Object.entries(SCENARIOS).filter(([name]) => prefixes.some((prefix) => name.startsWith(prefix)))) {
+            it(scenario, () => runScenario(steps));
+        }
+    });
+}
+
+async function runScenario(steps: Step[]): Promise<void> {
+    const engine = new ItemsProgram("in-process");
+    const cli = new ItemsUnderCli(mainVersion());
+    await Promise.all([engine.start(), cli.start()]);
+    try {
+        for (const [index, step] of steps.entries()) {
+            const where = `step ${index + 1} (${step.command}${step.skipPreview ? " --skip-preview" : ""})`;
+            step.before?.(engine.store);
+            step.before?.(cli.store);
+            const options = { skipPreview: step.skipPreview, token: step.token, env: step.env };
+            if (step.killDuringCreateOf !== undefined) {
+                const held = step.killDuringCreateOf;
+                const killedEngine = await killedDuringCreate(
+                    engine.store,
+                    held,
+                    (signal) => engine.run(step.command, step.items ?? [], { ...options, signal }).then((run) => run.result.exitCode),
+                    () => new StateFile(engine.stateFile, PASSPHRASE).load(),
+                );
+                const killedCli = await killedDuringCreate(
+                    cli.store,
+                    held,
+                    (signal) => cli.run(step.command, step.items ?? [], { ...options, signal }).then((run) => run.exitCode),
+                    () => cli.state(),
+                );
+                assert.equal(killedEngine.exitCode, 128 + 9, `${where}: test/engine's run was not killed`);
+                assert.equal(killedCli.exitCode, 128 + 9, `${where}: the CLI was not killed`);
+                assert.deepEqual(comparable(killedEngine.during), comparable(killedCli.during), `${where}: the state while the create was held`);
+                continue;
             }
-        });
+            // Each against a store of its own: both at once.
+            const [byEngine, byCli] = step.config
+                ? await Promise.all([engine.runWithConfig(step.command, step.config, options), cli.runWithConfig(step.command, step.config, options)])
+                : await Promise.all([engine.run(step.command, step.items ?? [], options), cli.run(step.command, step.items ?? [], options)]);
+            const [ours, theirs] = [fromEngine(byEngine), fromCli(byCli)];
+            assert.equal(ours.exitCode, theirs.exitCode, `${where}: exit status\n--- CLI:\n${theirs.text}\n--- test/engine:\n${ours.text}`);
+            assert.deepEqual(ours.steps, theirs.steps, `${where}: steps\n--- CLI:\n${theirs.text}`);
+            // A refresh reads its resources in parallel: the calls of each kind, in any order.
+            if (step.command === "refresh") assert.deepEqual([...ours.calls].sort(), [...theirs.calls].sort(), `${where}: provider calls`);
+            else assert.deepEqual(ours.hostCalls, theirs.hostCalls, `${where}: provider calls`);
+            assert.deepEqual(ours.state, theirs.state, `${where}: state`);
+            for (const words of step.says ?? []) {
+                assert.ok(theirs.text.includes(words), `${where}: the CLI does not say ${JSON.stringify(words)}:\n${theirs.text}`);
+                assert.ok(ours.text.includes(words), `${where}: test/engine does not say ${JSON.stringify(words)}:\n${ours.text}`);
+            }
+        }
+    } finally {
+        await Promise.all([engine.stop(), cli.stop()]);
     }
-});
+}
