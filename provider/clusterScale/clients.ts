@@ -1,17 +1,18 @@
 // The SDK clients of one provider call, built from the resource's settings: to URLs, or through the Kubernetes API
-// server's service proxy. Built for each call from that call's settings, so credentials live no longer than the call.
+// server's service proxy; the brokers' StatefulSet through the API server either way. Built for each call from that
+// call's settings, so credentials live no longer than the call.
 
 import type { ApiAuth } from "../../sdk/auth/apiAuth";
 import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { BrokerStatefulSet } from "../../sdk/kubernetes/brokerStatefulSet";
-import { resolveServiceRoute } from "../../sdk/http/kubernetesRoute";
+import { resolveApiServer, resolveServiceRoute } from "../../sdk/http/kubernetesRoute";
 import { TokenClient } from "../../sdk/auth/tokenClient";
 import type { ConnectionSettings } from "../../sdk/http/transport";
 import type { ManagementAuth, ManagementTls } from "./inputs";
 import { subject } from "./messages";
 import { debugLogFor } from "../shared/debugLog";
-import { DEFAULT_MANAGEMENT_PORT, type KubernetesRouteInput } from "../shared/kubernetesRouteInput";
+import { DEFAULT_MANAGEMENT_PORT, type KubernetesRouteInput, serviceRoute } from "../shared/kubernetesRouteInput";
 
 export interface ClientSettings {
     /** Names the resource in debug lines. */
@@ -37,7 +38,7 @@ export interface Clients {
  */
 export async function clientsFor(settings: ClientSettings, timeoutMs?: number, kubeconfig?: string): Promise<Clients> {
     const connection: ConnectionSettings = { tls: settings.tls, log: debugLogFor(subject(settings.resourceName)) };
-    const route = settings.kubernetes;
+    const route = serviceRoute(settings.kubernetes);
     if (route !== undefined) {
         const resolved = await resolveServiceRoute(
             { ...route, port: route.managementPort ?? DEFAULT_MANAGEMENT_PORT, kubeconfig: route.kubeconfig ?? kubeconfig },
@@ -54,7 +55,10 @@ export async function clientsFor(settings: ClientSettings, timeoutMs?: number, k
     const auth = apiAuthOf(settings.auth, settings.managementUrl, connection);
     const cluster = new ClusterClient({ managementUrl: settings.managementUrl, basePath: settings.basePath, auth, timeoutMs, connection });
     const gateway = settings.gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl: settings.gatewayUrl, auth, timeoutMs, connection });
-    return { cluster, gateway };
+    const workload = settings.kubernetes;
+    if (workload?.statefulSet === undefined) return { cluster, gateway };
+    const access = await resolveApiServer({ kubeconfig: workload.kubeconfig ?? kubeconfig, context: workload.context }, { log: connection.log });
+    return { cluster, gateway, statefulSet: BrokerStatefulSet.at({ namespace: workload.namespace, statefulSet: workload.statefulSet }, access) };
 }
 
 /** Fixed headers, or a bearer token from the shared token cache (audience defaults to the management host). */

@@ -74,7 +74,10 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     };
 
     const kubernetes = checkKubernetesRoute(news.kubernetes, fail);
-    const viaKubernetes = news.kubernetes !== undefined && news.kubernetes !== null;
+    // Through the service proxy: the management API has no URL of its own. Without a service, kubernetes only keeps
+    // the StatefulSet in step, and the management API is at managementUrl as usual.
+    const given = news.kubernetes as { service?: unknown } | undefined | null;
+    const viaKubernetes = given !== undefined && given !== null && (typeof given !== "object" || (given.service !== undefined && given.service !== null));
     if (viaKubernetes && news.managementUrl !== undefined && news.managementUrl !== null) fail("managementUrl", "give managementUrl or kubernetes, not both");
     if (viaKubernetes && news.gatewayUrl !== undefined && news.gatewayUrl !== null) {
         fail("gatewayUrl", "with kubernetes, the gateway is reached through the same route: set kubernetes.gatewayPort instead of gatewayUrl");

@@ -38,7 +38,7 @@ import { type ClusterView, decideDiff, diffResult } from "./decision";
 import { staleLine, staleRecord } from "./staleRecord";
 import { driftLine, driftOf } from "./drift";
 import { PassLog, isNew } from "../shared/passes";
-import { type KubernetesRouteInput, describeRoute } from "../shared/kubernetesRouteInput";
+import { type KubernetesRouteInput, describeRoute, serviceRoute } from "../shared/kubernetesRouteInput";
 import { recordedIntent } from "./replicas";
 import { type LiveSnapshot, planChange, removedBrokers, snapshotOf } from "./request";
 import { messageOf } from "../shared/messageOf";
@@ -289,5 +289,6 @@ function recordedSnapshot(olds: ClusterScaleOutputs): LiveSnapshot | undefined {
 
 /** The resource's id: the cluster's management endpoint, by URL or by its Kubernetes service. */
 function clusterIdOf(settings: { managementUrl: string; basePath: string; kubernetes?: KubernetesRouteInput }): string {
-    return `${settings.kubernetes === undefined ? settings.managementUrl : describeRoute(settings.kubernetes)}${settings.basePath}`;
+    const route = serviceRoute(settings.kubernetes);
+    return `${route === undefined ? settings.managementUrl : describeRoute(route)}${settings.basePath}`;
 }

@@ -230,6 +230,14 @@ export function apiServerRefusal(error: PlatformError): string {
         case "NotFound":
             return `the Kubernetes API server has no such service or port (404): check kubernetes.service and kubernetes.managementPort.${said}`;
         default:
+            if (/dryRun is not supported/.test(error.serverMessage ?? "")) {
+                return (
+                    "the Kubernetes API server does not pass the management API's dry runs through its service proxy (400: dryRun is not supported), " +
+                    "and every preview and up plans with one. Reach the management API directly instead: set managementUrl (a URL inside the cluster, " +
+                    "or http://127.0.0.1:9600 behind `kubectl port-forward svc/<service> 9600:9600`) and leave kubernetes.service out; " +
+                    `kubernetes.statefulSet still keeps the brokers' StatefulSet in step.${said}`
+                );
+            }
             return `the Kubernetes API server refused the request (${error.status ?? "?"} ${error.apiServerReason}).${said}`;
     }
 }

@@ -24,12 +24,20 @@ export interface TlsArgs {
     clientKey?: pulumi.Input<string>;
 }
 
-/** The route through the Kubernetes API server's service proxy, instead of managementUrl/gatewayUrl. */
+/**
+ * The Kubernetes side: the route through the API server's service proxy (`service`, instead of
+ * managementUrl/gatewayUrl), and/or the brokers' StatefulSet kept in step (`statefulSet`; without `service`, the
+ * management API is reached at managementUrl).
+ */
 export interface KubernetesRouteArgs {
-    /** Namespace of the gateway Service. */
+    /** Namespace of the gateway Service and of the StatefulSet. */
     namespace: pulumi.Input<string>;
-    /** Name of the Service that exposes the management port (and the gateway's REST port). */
-    service: pulumi.Input<string>;
+    /**
+     * Name of the Service that exposes the management port (and the gateway's REST port), reached through the API
+     * server's service proxy. A real API server refuses the management API's dry runs there (`dryRun is not
+     * supported`); leave it out and give managementUrl (inside the cluster, or behind a port-forward) instead.
+     */
+    service?: pulumi.Input<string>;
     /** The Service port of the management API. Default 9600. */
     managementPort?: pulumi.Input<number>;
     /** The Service port of the gateway's REST API; when set, liveness is read and completion confirmed there. */

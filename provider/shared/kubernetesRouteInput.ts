@@ -1,5 +1,8 @@
 // The `kubernetes` input of ClusterScale: reach the management API (and the gateway) through the Kubernetes API
-// server's service proxy with a kubeconfig, instead of a URL. The kubeconfig is a secret wherever it is stored.
+// server's service proxy with a kubeconfig, instead of a URL; or, without `service`, keep only the brokers'
+// StatefulSet in step through the API server while the management API is reached at managementUrl (from inside the
+// cluster, or through a port-forward the pipeline opens: a real API server refuses the management API's dry runs on
+// its service proxy). The kubeconfig is a secret wherever it is stored.
 
 import { z } from "zod";
 import { checkObjectInput } from "./objectSchema";
@@ -8,7 +11,8 @@ export const DEFAULT_MANAGEMENT_PORT = 9600;
 
 export interface KubernetesRouteInput {
     namespace: string;
-    service: string;
+    /** The Service in front of the management API; without it, managementUrl reaches the management API. */
+    service?: string;
     /** The Service port of the management API (default 9600). */
     managementPort?: number;
     /** The Service port of the gateway's REST API; when set, completion is also confirmed there and liveness read. */
@@ -33,7 +37,7 @@ const text = z.string().regex(/\S/).nullish();
 
 const routeSchema = z.object({
     namespace: name,
-    service: name,
+    service: name.nullish(),
     managementPort: port,
     gatewayPort: port,
     kubeconfig: text,
@@ -65,7 +69,22 @@ export function checkKubernetesRoute(value: unknown, fail: (property: string, re
         fail("kubernetes", "kubernetes.volumesOfRemovedBrokers needs kubernetes.statefulSet: the claims are the StatefulSet's");
         return undefined;
     }
-    const route: KubernetesRouteInput = { namespace, service };
+    if (service == null && statefulSet == null) {
+        fail(
+            "kubernetes",
+            "kubernetes needs service (the route to the management API) or statefulSet (the brokers kept in step, the management API at managementUrl)",
+        );
+        return undefined;
+    }
+    if (service == null && (managementPort != null || gatewayPort != null)) {
+        fail(
+            "kubernetes",
+            "kubernetes.managementPort and kubernetes.gatewayPort are ports of kubernetes.service: without it, give managementUrl and gatewayUrl",
+        );
+        return undefined;
+    }
+    const route: KubernetesRouteInput = { namespace };
+    if (service != null) route.service = service;
     if (managementPort != null) route.managementPort = managementPort;
     if (gatewayPort != null) route.gatewayPort = gatewayPort;
     if (kubeconfig != null) route.kubeconfig = kubeconfig;
@@ -76,6 +95,11 @@ export function checkKubernetesRoute(value: unknown, fail: (property: string, re
 }
 
 /** How the route is named in the resource id and in messages: `kubernetes://camunda/platform-gateway:9600`. */
-export function describeRoute(route: KubernetesRouteInput): string {
+export function describeRoute(route: KubernetesRouteInput & { service: string }): string {
     return `kubernetes://${route.namespace}/${route.service}:${route.managementPort ?? DEFAULT_MANAGEMENT_PORT}`;
+}
+
+/** The route through the API server's service proxy, when the input names a Service. */
+export function serviceRoute(route: KubernetesRouteInput | undefined): (KubernetesRouteInput & { service: string }) | undefined {
+    return route?.service === undefined ? undefined : (route as KubernetesRouteInput & { service: string });
 }

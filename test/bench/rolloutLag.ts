@@ -57,21 +57,16 @@ async function measureOnce(fixture: ClusterScaleFixture): Promise<RolloutSample>
         proxy: { managementUrl: fixture.emulator.managementUrl, gatewayUrl: fixture.emulator.gatewayUrl },
     });
     try {
-        const kubernetes = {
-            namespace: "camunda",
-            service: "platform-gateway",
-            gatewayPort: 8080,
-            statefulSet: "platform-zeebe",
-            kubeconfig: pods.user(OPERATOR_RULES, "bench").kubeconfig,
-        };
-        const options = { config: { "platform:managementUrl": "" }, skipPreview: true };
-        const up = await fixture.run("up", { brokerCount: 4, kubernetes }, options);
+        const kubernetes = { namespace: "camunda", statefulSet: "platform-zeebe", kubeconfig: pods.user(OPERATOR_RULES, "bench").kubeconfig };
+        const options = { skipPreview: true };
+        const gatewayUrl = fixture.emulator.gatewayUrl;
+        const up = await fixture.run("up", { brokerCount: 4, gatewayUrl, kubernetes }, options);
         if (up.result.exitCode !== 0) throw new Error(`the scale-up failed: ${up.result.stderr}`);
         const started = pods.workloads.containerStarts.get(3);
         const sent = up.requests.find((entry) => entry.method === "POST" && entry.path.endsWith("/brokers") && entry.query.dryRun === undefined);
         if (started === undefined || sent === undefined) throw new Error("the scale-up left no pod start or no layout change to time");
 
-        const down = await fixture.run("up", { brokerCount: 3, kubernetes }, options);
+        const down = await fixture.run("up", { brokerCount: 3, gatewayUrl, kubernetes }, options);
         if (down.result.exitCode !== 0) throw new Error(`the scale-down failed: ${down.result.stderr}`);
         const completedAt = (await new ClusterClient({ managementUrl: fixture.emulator.managementUrl }).getCluster()).lastChange?.completedAt.epochMs;
         const lowered = pods.workloads.replicaWrites.find((write) => write.replicas === 3);

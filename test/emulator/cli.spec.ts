@@ -115,8 +115,9 @@ describe("emulator: command line", () => {
     it("with --kubernetes: an API server stand-in whose StatefulSet runs the brokers as pods, and a kubeconfig (0600) that reaches the management API and the scale, removed on exit", async () => {
         const { child, urls } = await startCli(["--kubernetes", "--brokers", "2", "--replication-factor", "2"]);
         children.push(child);
-        const route = urls.kubernetes as unknown as { namespace: string; service: string; managementPort: number; statefulSet: string; kubeconfig: string };
-        assert.deepEqual([route.namespace, route.service, route.managementPort, route.statefulSet], ["camunda", "platform-gateway", 9600, "platform-zeebe"]);
+        // The ClusterScale input: the StatefulSet through the API server (the management API at managementUrl).
+        const route = urls.kubernetes as unknown as { namespace: string; statefulSet: string; kubeconfig: string };
+        assert.deepEqual([route.namespace, route.statefulSet], ["camunda", "platform-zeebe"]);
         assert.equal(statSync(route.kubeconfig).mode & 0o777, 0o600);
         const kubeconfig = readFileSync(route.kubeconfig, "utf8");
         const field = (name: string) => new RegExp(`${name}: (\\S+)`).exec(kubeconfig)![1];
@@ -131,7 +132,8 @@ describe("emulator: command line", () => {
                 request.on("error", reject);
                 request.end();
             });
-        const cluster = await get(`/api/v1/namespaces/${route.namespace}/services/${route.service}:${route.managementPort}/proxy/actuator/cluster`);
+        // Reads go through the service proxy of platform-gateway too.
+        const cluster = await get(`/api/v1/namespaces/${route.namespace}/services/platform-gateway:9600/proxy/actuator/cluster`);
         assert.equal(cluster.status, 200, cluster.body);
         assert.equal((JSON.parse(cluster.body) as { version: number }).version, 1);
         const scale = await get(`/apis/apps/v1/namespaces/${route.namespace}/statefulsets/${route.statefulSet}/scale`);

@@ -86,6 +86,9 @@ export class KubeApiServer {
             const message = `services "${serviceName}" is forbidden: User "${user.name}" cannot ${verb} resource "services/proxy" in API group "" in the namespace "${namespace}"`;
             return status(response, 403, "Forbidden", message, { name: serviceName, kind: "services" });
         }
+        // A real API server takes `dryRun` as its own on every request, and refuses it on a proxy (ConnectResource),
+        // whatever the backend would have done with it (seen with kube-apiserver 1.36, test/kubernetes/).
+        if (url.searchParams.has("dryRun")) return status(response, 400, "BadRequest", "dryRun is not supported");
         if (serviceName !== this.options.service) {
             return status(response, 404, "NotFound", `services "${serviceName}" not found`, { name: serviceName, kind: "services" });
         }

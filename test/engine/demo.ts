@@ -1,6 +1,6 @@
-// `npm run demo`: the root Pulumi program (examples/local) previewed and applied against the local emulator, reached
-// through a Kubernetes API server stand-in (its own CA, a kubeconfig for it) whose StatefulSet runs the brokers as pods,
-// as a pipeline outside the cluster reaches a real one. A cluster of 3 brokers, 6 partitions and replication factor 3
+// `npm run demo`: the root Pulumi program (examples/local) previewed and applied against the local emulator, its
+// brokers the pods of a StatefulSet behind a Kubernetes API server stand-in (its own CA, a kubeconfig for it), the
+// management API reached directly, as a pipeline inside the cluster (or behind a port-forward) reaches a real one. A cluster of 3 brokers, 6 partitions and replication factor 3
 // grows to 5 brokers and 8 partitions: the preview shows the cluster's own plan and the StatefulSet's replica move, up
 // starts the new pods before the change names them and shows progress, the gateway then reports the new topology, and
 // a second preview shows nothing left to do. Then it shrinks back to 3 brokers: the change first, the pods stop after
@@ -38,6 +38,9 @@ async function main(): Promise<number> {
         const kubernetes = pods.route(pods.user(OPERATOR_RULES, "demo").kubeconfig);
         const config = {
             kubernetes: JSON.stringify(kubernetes),
+            // The management API reached directly, as a pipeline inside the cluster (or behind a port-forward) reaches it.
+            "platform:managementUrl": emulator.managementUrl,
+            "platform:gatewayUrl": emulator.gatewayUrl,
             brokerCount: String(TARGET.brokerCount),
             partitionCount: String(TARGET.partitionCount),
             replicationFactor: String(TARGET.replicationFactor),
@@ -53,7 +56,7 @@ async function main(): Promise<number> {
 
         heading("Local platform: 3 brokers, 6 partitions, replication factor 3, run as the pods of StatefulSet platform-zeebe");
         print(
-            `Kubernetes API server stand-in ${pods.server.url}: namespace ${kubernetes.namespace}, service ${kubernetes.service}, kubeconfig ${kubernetes.kubeconfig}`,
+            `Kubernetes API server stand-in ${pods.server.url}: namespace ${kubernetes.namespace}, StatefulSet ${kubernetes.statefulSet}, kubeconfig ${kubernetes.kubeconfig}; management API ${emulator.managementUrl}`,
         );
         printPods(pods);
         heading(`pulumi preview: the plan for ${TARGET.brokerCount} brokers and ${TARGET.partitionCount} partitions`);

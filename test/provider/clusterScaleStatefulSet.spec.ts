@@ -6,11 +6,12 @@ import type { WorkloadOptions } from "../emulator/brokerWorkloads";
 import { BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 import { ClusterScaleFixture, failed, mutating, printed, requestLine, succeeded } from "./clusterScaleSupport";
 
-const NO_URL = { "platform:managementUrl": "" };
-
 describe("ClusterScale: brokers in a StatefulSet, started and stopped in the safe order", function () {
     this.timeout(120_000);
     const fixture = new ClusterScaleFixture("in-process");
+    // The management API at the emulator's URL (the fixture's default config) and its gateway; the StatefulSet
+    // through the stand-in's API server.
+    const urls = () => ({ "platform:gatewayUrl": fixture.emulator.gatewayUrl });
     let pods: BrokerPods;
     let kubeconfig: string;
 
@@ -34,8 +35,6 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
 
     const route = (extra: Record<string, unknown> = {}) => ({
         namespace: "camunda",
-        service: "platform-gateway",
-        gatewayPort: 8080,
         statefulSet: "platform-zeebe",
         kubeconfig,
         ...extra,
@@ -46,7 +45,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
 
     it("scales up in one up: preview shows the pods that start, up raises replicas, waits for the pods to run, then sends the change", async () => {
         const args = { brokerCount: 5, kubernetes: route() };
-        const preview = await fixture.run("preview", args, { config: NO_URL });
+        const preview = await fixture.run("preview", args, { config: urls() });
         succeeded(preview);
         assert.ok(
             printed(
@@ -60,7 +59,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.strictEqual(replicas(), 3, "preview changed the StatefulSet");
         assert.deepStrictEqual(mutating(preview.requests), []);
 
-        const up = await fixture.run("up", args, { config: NO_URL });
+        const up = await fixture.run("up", args, { config: urls() });
         succeeded(up);
         assert.strictEqual(replicas(), 5);
         assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
@@ -78,8 +77,8 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     });
 
     it("scales down in one up: the change completes first, then replicas go down and the pods stop; claims are kept unless asked", async () => {
-        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
-        const preview = await fixture.run("preview", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
+        const preview = await fixture.run("preview", { brokerCount: 3, kubernetes: route() }, { config: urls() });
         succeeded(preview);
         assert.ok(
             printed(
@@ -88,7 +87,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
             ),
             preview.result.stdout,
         );
-        const up = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: urls() });
         succeeded(up);
         const lines = up.hostLines.join("\n");
         const completed = lines.search(/change \d+ completed/);
@@ -102,7 +101,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.ok(claimNames().includes("data-platform-zeebe-4"), "a retained claim was deleted");
 
         // Scaling up again: preview names the claim the returning broker would start on.
-        const again = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        const again = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         succeeded(again);
         assert.ok(printed(again, "claim data-platform-zeebe-3 exists although its pod does not"), again.result.stdout);
     });
@@ -111,17 +110,17 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         // Pods that take 2 s to stop: the kill lands while they stop, before any claim is deleted.
         await pods.stop();
         await usePods({ terminationMs: 2_000 });
-        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
         const kill = new AbortController();
         const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
         const killed = await fixture.run("up", args, {
-            config: NO_URL,
+            config: urls(),
             signal: kill.signal,
             onLine: (line) => line.includes("stop; the layout no longer names them") && kill.abort(),
         });
         assert.strictEqual(killed.result.exitCode, 128 + 9, "the run was not killed");
-        succeeded(await fixture.run("refresh", args, { config: NO_URL }));
-        const preview = await fixture.run("preview", args, { config: NO_URL });
+        succeeded(await fixture.run("refresh", args, { config: urls() }));
+        const preview = await fixture.run("preview", args, { config: urls() });
         succeeded(preview);
         assert.ok(
             printed(
@@ -130,7 +129,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
             ),
             preview.result.stdout,
         );
-        const resumed = await fixture.run("up", args, { config: NO_URL });
+        const resumed = await fixture.run("up", args, { config: urls() });
         succeeded(resumed);
         assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2"]);
         assert.deepStrictEqual(mutating(resumed.requests), [], "the resume sent a second layout change");
@@ -138,42 +137,42 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     });
 
     it("with volumesOfRemovedBrokers delete, a claim an earlier up retained stays: only the claims of the pods this up stops go", async () => {
-        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
-        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() }).then(succeeded);
         assert.ok(claimNames().includes("data-platform-zeebe-4"));
         // The same layout with "delete": this resource removed no broker under it, so no claim is owed.
-        const same = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        const same = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: urls() });
         succeeded(same);
         assert.ok(!printed(same, "data-platform-zeebe-4"), same.result.stdout);
         assert.ok(claimNames().includes("data-platform-zeebe-4"), "a claim kept under retain was deleted");
         assert.deepStrictEqual(mutating(same.requests), []);
 
         const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
-        const preview = await fixture.run("preview", args, { config: NO_URL });
+        const preview = await fixture.run("preview", args, { config: urls() });
         succeeded(preview);
         assert.ok(
             printed(preview, "pod platform-zeebe-3 stop; claim data-platform-zeebe-3 is deleted (volumesOfRemovedBrokers: delete)"),
             preview.result.stdout,
         );
         assert.ok(!printed(preview, "data-platform-zeebe-4"), preview.result.stdout);
-        const up = await fixture.run("up", args, { config: NO_URL });
+        const up = await fixture.run("up", args, { config: urls() });
         succeeded(up);
         assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2", "data-platform-zeebe-4"]);
         assert.ok(printed(up, "deleted 1 volume claim of removed brokers: data-platform-zeebe-3"), up.result.stdout);
     });
 
     it("with volumesOfRemovedBrokers delete, 5 → 3 deletes the claims of brokers 3 and 4 only, never the claim of a broker this resource never ran", async () => {
-        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
         pods.workloads.leaveClaim(7);
         const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
-        const preview = await fixture.run("preview", args, { config: NO_URL });
+        const preview = await fixture.run("preview", args, { config: urls() });
         succeeded(preview);
         assert.ok(printed(preview, "claims data-platform-zeebe-3, data-platform-zeebe-4 are deleted"), preview.result.stdout);
         assert.ok(!printed(preview, "data-platform-zeebe-7"), preview.result.stdout);
-        succeeded(await fixture.run("up", args, { config: NO_URL }));
+        succeeded(await fixture.run("up", args, { config: urls() }));
         assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2", "data-platform-zeebe-7"]);
         // And the next preview owes nothing.
-        const after = await fixture.run("preview", args, { config: NO_URL });
+        const after = await fixture.run("preview", args, { config: urls() });
         succeeded(after);
         assert.strictEqual(after.result.steps.find((step) => step.name === "cluster")?.op, "same");
     });
@@ -181,22 +180,22 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     it("with podManagementPolicy OrderedReady, adding two brokers is refused at preview (pod 4 would wait forever for broker 3); one at a time works", async () => {
         await pods.stop();
         await usePods({ podManagementPolicy: "OrderedReady" });
-        const preview = await fixture.run("preview", { brokerCount: 5, kubernetes: route() }, { config: NO_URL });
+        const preview = await fixture.run("preview", { brokerCount: 5, kubernetes: route() }, { config: urls() });
         const refusal = failed(preview);
         assert.match(refusal, /StatefulSet platform-zeebe has podManagementPolicy OrderedReady/);
         assert.match(refusal, /broker 3 cannot be Ready before the layout change makes it a member, so pod platform-zeebe-4 would never start/);
         assert.match(refusal, /Add one broker per up, or use podManagementPolicy: Parallel/);
-        const up = await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() });
         assert.match(failed(up), /pod platform-zeebe-4 would never start/);
         assert.strictEqual(replicas(), 3, "the StatefulSet was scaled");
         assert.deepStrictEqual(mutating(up.requests), []);
 
-        for (const brokerCount of [4, 5, 4]) await fixture.run("up", { brokerCount, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        for (const brokerCount of [4, 5, 4]) await fixture.run("up", { brokerCount, kubernetes: route() }, { config: urls() }).then(succeeded);
         assert.strictEqual(replicas(), 4);
         assert.deepStrictEqual(podNames(), ["platform-zeebe-0", "platform-zeebe-1", "platform-zeebe-2", "platform-zeebe-3"]);
         assert.deepStrictEqual(pods.workloads.lost, [], "a broker was stopped while it held replicas");
         // A resource in the state is refused by its diff the same way.
-        const again = await fixture.run("preview", { brokerCount: 6, kubernetes: route() }, { config: NO_URL });
+        const again = await fixture.run("preview", { brokerCount: 6, kubernetes: route() }, { config: urls() });
         assert.match(failed(again), /broker 4 cannot be Ready before the layout change makes it a member, so pod platform-zeebe-5 would never start/);
     });
 
@@ -204,17 +203,17 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         await pods.stop();
         await usePods({ firstOrdinal: 1 });
         assert.deepStrictEqual(podNames(), ["platform-zeebe-1", "platform-zeebe-2", "platform-zeebe-3"]);
-        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         assert.match(failed(preview), /StatefulSet platform-zeebe numbers its pods from 1 \(spec.ordinals.start\)/);
-        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         assert.match(failed(up), /pod ordinal = broker id, from 0. Leave kubernetes.statefulSet out and scale the StatefulSet yourself/);
         assert.strictEqual(replicas(), 3, "the StatefulSet was scaled");
         assert.deepStrictEqual(mutating(up.requests), []);
     });
 
     it('with volumesOfRemovedBrokers "delete", exactly the removed brokers\' claims go', async () => {
-        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL }).then(succeeded);
-        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: NO_URL });
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) }, { config: urls() });
         succeeded(up);
         assert.deepStrictEqual(claimNames(), ["data-platform-zeebe-0", "data-platform-zeebe-1", "data-platform-zeebe-2", "data-platform-zeebe-3"]);
         assert.ok(printed(up, "deleted 1 volume claim of removed brokers: data-platform-zeebe-4"), up.result.stdout);
@@ -222,7 +221,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
 
     it("a new pod that never runs fails the up within timeoutSeconds, naming the pod and the reason, with no layout change sent", async () => {
         pods.workloads.neverStarting.set(3, { reason: "ImagePullBackOff", message: 'Back-off pulling image "camunda/camunda:8.9.16"' });
-        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: urls() });
         const stderr = failed(up);
         assert.match(stderr, /pod platform-zeebe-3 did not run within timeoutSeconds \(1 s\): platform-zeebe-3: ImagePullBackOff/);
         assert.match(stderr, /no layout change was sent/);
@@ -231,14 +230,14 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
 
     it("a new pod the StatefulSet cannot create (a pod quota exhausted) fails the up within timeoutSeconds, saying it was not created", async () => {
         pods.workloads.neverCreated.add(3);
-        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: urls() });
         assert.match(failed(up), /pod platform-zeebe-3 did not run within timeoutSeconds \(1 s\): platform-zeebe-3: not created; no layout change was sent/);
         assert.deepStrictEqual(mutating(up.requests), []);
 
         await pods.stop();
         await usePods({ podManagementPolicy: "OrderedReady" });
         pods.workloads.neverCreated.add(3);
-        const ordered = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        const ordered = await fixture.run("up", { brokerCount: 4, timeoutSeconds: 1, kubernetes: route() }, { config: urls() });
         assert.match(
             failed(ordered),
             /platform-zeebe-3: not created \(podManagementPolicy OrderedReady: the StatefulSet creates it once every lower pod is Ready\)/,
@@ -246,13 +245,13 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     });
 
     it("a scale-down whose change does not complete never lowers replicas; the next up resumes it and then stops the pods", async () => {
-        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() }).then(succeeded);
         fixture.emulator.control.updateSettings({ opMs: 5_000 });
-        const late = await fixture.run("up", { brokerCount: 3, timeoutSeconds: 1, kubernetes: route() }, { config: NO_URL });
+        const late = await fixture.run("up", { brokerCount: 3, timeoutSeconds: 1, kubernetes: route() }, { config: urls() });
         assert.match(failed(late), /did not complete within timeoutSeconds/);
         assert.strictEqual(replicas(), 4, "replicas were lowered although the change had not completed");
         fixture.emulator.control.updateSettings({ opMs: 10 });
-        const resumed = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        const resumed = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: urls() });
         succeeded(resumed);
         assert.deepStrictEqual(mutating(resumed.requests), [], "a second layout change was sent");
         assert.strictEqual(replicas(), 3);
@@ -263,7 +262,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         const killedAt = async (args: object, line: RegExp) => {
             const kill = new AbortController();
             const run = await fixture.run("up", args, {
-                config: NO_URL,
+                config: urls(),
                 signal: kill.signal,
                 onLine: (text) => {
                     if (line.test(text)) kill.abort();
@@ -279,13 +278,13 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         const grown = await killedAt({ brokerCount: 5, kubernetes: route() }, /waiting for pods platform-zeebe-3, platform-zeebe-4 to run/);
         assert.strictEqual(replicas(), 5);
         assert.deepStrictEqual(mutating(grown.requests), []);
-        const up = await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() });
         succeeded(up);
         assert.deepStrictEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
         // Scale-down, killed once the change was accepted: the next up waits for it (no second change), then stops the pods.
         const killed = await killedAt({ brokerCount: 3, kubernetes: route() }, /change \d+ accepted/);
         const sent = mutating(killed.requests).length;
-        const down = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: NO_URL });
+        const down = await fixture.run("up", { brokerCount: 3, kubernetes: route() }, { config: urls() });
         succeeded(down);
         assert.strictEqual(sent + mutating(down.requests).length, 1, "the scale-down was sent twice");
         assert.strictEqual(replicas(), 3);
@@ -293,10 +292,10 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     });
 
     it("replicas lowered by someone else below the layout's highest broker: preview refuses, naming the brokers and their partitions", async () => {
-        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() }).then(succeeded);
         pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
         pods.workloads.setReplicas(3, undefined, "helm");
-        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         const stderr = failed(preview);
         assert.match(stderr, /its replicas \(3\) are below the layout's highest broker: broker 3 \(pod platform-zeebe-3\) would stop/);
         assert.match(stderr, /partitions that would lose replicas: broker 3: \d/);
@@ -304,14 +303,14 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
 
     it("preview warns when another manager (helm) also owns spec.replicas", async () => {
         pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
-        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: NO_URL });
+        const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         succeeded(preview);
         assert.ok(printed(preview, "spec.replicas is also written by helm: its next apply will set the count back"), preview.result.stdout);
     });
 
     it("a user who may not list pods: up stops at its preview naming the permission, before any layout change", async () => {
         const blind = pods.user({ ...OPERATOR_RULES, pods: ["get"] }, "blind").kubeconfig;
-        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: blind }) }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: blind }) }, { config: urls() });
         const stderr = failed(up);
         assert.match(stderr, /cannot read StatefulSet platform-zeebe or its pods: .*cannot list resource "pods"/);
         assert.match(stderr, /the kubeconfig's user needs .*"list" and "watch" on pods/);
@@ -319,12 +318,12 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     });
 
     it('a user who may not delete claims, with volumesOfRemovedBrokers "delete": the scale-down completes, then up fails naming the permission', async () => {
-        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: NO_URL }).then(succeeded);
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() }).then(succeeded);
         const keeper = pods.user({ ...OPERATOR_RULES, persistentvolumeclaims: ["get", "list", "watch"] }, "keeper").kubeconfig;
         const up = await fixture.run(
             "up",
             { brokerCount: 3, kubernetes: route({ kubeconfig: keeper, volumesOfRemovedBrokers: "delete" }) },
-            { config: NO_URL },
+            { config: urls() },
         );
         const stderr = failed(up);
         assert.match(stderr, /cannot delete claim data-platform-zeebe-3: .*cannot delete resource "persistentvolumeclaims"/);
@@ -336,7 +335,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
 
     it("a user who may not scale the StatefulSet: up fails naming the permission, before any layout change", async () => {
         const viewer = pods.user({ ...OPERATOR_RULES, "statefulsets/scale": ["get"] }, "viewer").kubeconfig;
-        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: viewer }) }, { config: NO_URL });
+        const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: viewer }) }, { config: urls() });
         const stderr = failed(up);
         assert.match(stderr, /cannot scale the StatefulSet: .*cannot update resource "statefulsets\/scale"/);
         assert.match(stderr, /the kubeconfig's user needs "get" and "update" on statefulsets\/scale/);

@@ -60,16 +60,10 @@ export class SoakWorld {
             // A force removal names no replication factor (the README: it cannot change one).
             ...(layout.force ? { force: true } : { replicationFactor: layout.replicationFactor }),
             ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
-            kubernetes: {
-                namespace: "camunda",
-                service: "platform-gateway",
-                gatewayPort: 8080,
-                statefulSet: "platform-zeebe",
-                volumesOfRemovedBrokers: layout.volumes,
-                kubeconfig: this.kubeconfig,
-            },
+            gatewayUrl: this.fixture.emulator.gatewayUrl,
+            kubernetes: { namespace: "camunda", statefulSet: "platform-zeebe", volumesOfRemovedBrokers: layout.volumes, kubeconfig: this.kubeconfig },
         };
-        return this.fixture.run(command, args, { ...options, config: { "platform:managementUrl": "" } });
+        return this.fixture.run(command, args, options);
     }
 
     cluster(): Promise<ClusterState> {

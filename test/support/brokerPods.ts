@@ -28,8 +28,13 @@ export interface BrokerPods {
     tls: TlsMaterial;
     /** A user with these rules: its bearer token and a kubeconfig file (0600) for it. */
     user(rules: ResourceRules, name?: string): { token: string; kubeconfig: string };
-    /** The ClusterScale `kubernetes` input that reaches the emulator through the proxy and names the StatefulSet. */
-    route(kubeconfig: string): { namespace: string; service: string; managementPort: number; gatewayPort: number; statefulSet: string; kubeconfig: string };
+    /**
+     * The ClusterScale `kubernetes` input that names the StatefulSet (the management API then at managementUrl: a real
+     * API server refuses the management API's dry runs on its service proxy).
+     */
+    route(kubeconfig: string): { namespace: string; statefulSet: string; kubeconfig: string };
+    /** The input of the route through the service proxy (reads only, on a real API server). */
+    proxyRoute(kubeconfig: string): { namespace: string; service: string; managementPort: number; gatewayPort: number; kubeconfig: string };
     stop(): Promise<void>;
 }
 
@@ -85,8 +90,11 @@ export async function startBrokerPods(
             return { token, kubeconfig };
         },
         route(kubeconfig) {
+            return { namespace: BROKER_NAMESPACE, statefulSet: BROKER_STATEFUL_SET, kubeconfig };
+        },
+        proxyRoute(kubeconfig) {
             const { name: service, managementPort, gatewayPort } = SERVICE;
-            return { namespace: BROKER_NAMESPACE, service, managementPort, gatewayPort, statefulSet: BROKER_STATEFUL_SET, kubeconfig };
+            return { namespace: BROKER_NAMESPACE, service, managementPort, gatewayPort, kubeconfig };
         },
         async stop() {
             workloads.close();

@@ -1,0 +1,108 @@
+// What the platform's chart puts in a namespace of the real control plane, as the README's Kubernetes recipe has it:
+// the brokers' StatefulSet `camunda-zeebe` (a volume claim per broker, its ports named management and gateway), the
+// gateway Service `camunda-zeebe-gateway` in front of them, and a pipeline's ServiceAccount bound to the README's
+// Role; ClusterScale's `kubernetes` input names the StatefulSet and carries a kubeconfig with that ServiceAccount's
+// token (the management API is reached at managementUrl: a real API server refuses its dry runs on the service proxy).
+import type { ControlPlane } from "./controlPlane";
+
+export const NAMESPACE = "camunda";
+export const STATEFUL_SET = "camunda-zeebe";
+export const SERVICE = "camunda-zeebe-gateway";
+export const PORTS = { management: 9600, gateway: 8080 };
+
+export interface PolicyRule {
+    apiGroups: string[];
+    resources: string[];
+    resourceNames?: string[];
+    verbs: string[];
+}
+
+/** The README's Role ("The Role it needs"), rule by rule. */
+export const README_RULES: PolicyRule[] = [
+    { apiGroups: ["apps"], resources: ["statefulsets"], resourceNames: [STATEFUL_SET], verbs: ["get"] },
+    { apiGroups: ["apps"], resources: ["statefulsets/scale"], resourceNames: [STATEFUL_SET], verbs: ["get", "update"] },
+    { apiGroups: [""], resources: ["pods"], verbs: ["list", "watch"] },
+    { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["list", "delete"] },
+];
+
+export interface WorkloadSpec {
+    replicas: number;
+    podManagementPolicy?: "Parallel" | "OrderedReady";
+    /** spec.ordinals.start */
+    firstOrdinal?: number;
+    /** spec.persistentVolumeClaimRetentionPolicy */
+    retention?: { whenScaled: "Retain" | "Delete"; whenDeleted: "Retain" | "Delete" };
+    rules?: PolicyRule[];
+}
+
+/** Creates the namespace's objects; answers the ClusterScale `kubernetes` input for the pipeline's identity. */
+export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Promise<{ route: Record<string, unknown>; kubeconfig: string }> {
+    const api = plane.admin;
+    await api.must("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } });
+    const ns = `/api/v1/namespaces/${NAMESPACE}`;
+    await api.must("POST", `${ns}/serviceaccounts`, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "pipeline" } });
+    await setRules(plane, spec.rules ?? README_RULES);
+    await api.must("POST", `/apis/rbac.authorization.k8s.io/v1/namespaces/${NAMESPACE}/rolebindings`, {
+        apiVersion: "rbac.authorization.k8s.io/v1",
+        kind: "RoleBinding",
+        metadata: { name: "cluster-layout" },
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "cluster-layout" },
+        subjects: [{ kind: "ServiceAccount", name: "pipeline", namespace: NAMESPACE }],
+    });
+    await api.must("POST", `${ns}/services`, {
+        apiVersion: "v1",
+        kind: "Service",
+        metadata: { name: SERVICE },
+        spec: {
+            selector: { app: "zeebe" },
+            ports: [
+                { name: "management", port: PORTS.management, targetPort: "management" },
+                { name: "gateway", port: PORTS.gateway, targetPort: "gateway" },
+            ],
+        },
+    });
+    await api.must("POST", `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets?fieldManager=chart-install`, {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        metadata: { name: STATEFUL_SET },
+        spec: {
+            replicas: spec.replicas,
+            serviceName: STATEFUL_SET,
+            podManagementPolicy: spec.podManagementPolicy ?? "Parallel",
+            selector: { matchLabels: { app: "zeebe" } },
+            ...(spec.firstOrdinal !== undefined ? { ordinals: { start: spec.firstOrdinal } } : {}),
+            ...(spec.retention ? { persistentVolumeClaimRetentionPolicy: spec.retention } : {}),
+            template: {
+                metadata: { labels: { app: "zeebe" } },
+                spec: {
+                    containers: [
+                        {
+                            name: "broker",
+                            image: "camunda/camunda:8.9.16",
+                            ports: [
+                                { name: "management", containerPort: PORTS.management },
+                                { name: "gateway", containerPort: PORTS.gateway },
+                            ],
+                            volumeMounts: [{ name: "data", mountPath: "/usr/local/zeebe/data" }],
+                        },
+                    ],
+                },
+            },
+            volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
+        },
+    });
+    const kubeconfig = plane.kubeconfigFor(await plane.serviceAccountToken(NAMESPACE, "pipeline"));
+    return {
+        kubeconfig,
+        route: { namespace: NAMESPACE, statefulSet: STATEFUL_SET, kubeconfig },
+    };
+}
+
+/** Replaces the pipeline's Role with these rules. */
+export async function setRules(plane: ControlPlane, rules: PolicyRule[]): Promise<void> {
+    const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${NAMESPACE}/roles`;
+    const role = { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "cluster-layout" }, rules };
+    const existing = await plane.admin.get(`${path}/cluster-layout`);
+    if (existing.status === 404) await plane.admin.must("POST", path, role);
+    else await plane.admin.must("PUT", `${path}/cluster-layout`, role);
+}
