@@ -9,7 +9,6 @@ import { NAMESPACE, STATEFUL_SET, WorkloadSpec, deployBrokers } from "./brokerWo
 import { ControlPlane, startControlPlane } from "./controlPlane";
 import { FakeKubelet } from "./fakeKubelet";
 
-const NO_URL = { "platform:managementUrl": "" };
 
 describe("ClusterScale against a real Kubernetes control plane", function () {
     this.timeout(240_000);
