@@ -37,6 +37,7 @@ const CONTROLLERS = [
     "serviceaccount-controller",
     "persistentvolumeclaim-protection-controller",
     "namespace-controller",
+    "resourcequota-controller",
 ];
 
 /** The folder of the built programs; fails naming the command that builds them. */
@@ -53,7 +54,7 @@ export async function startControlPlane(): Promise<ControlPlane> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-k8s-"));
     const file = (name: string) => path.join(dir, name);
     const processes: ChildProcess[] = [];
-    const podNetwork = `10.244.${10 + Math.floor(Math.random() * 240)}`;
+    let podNetwork = "";
     let routed = false;
     const stop = async () => {
         for (const child of processes.reverse()) child.kill("SIGKILL");
@@ -67,7 +68,7 @@ export async function startControlPlane(): Promise<ControlPlane> {
     };
     try {
         makeCertificates(dir);
-        execFileSync("ip", ["route", "add", "local", `${podNetwork}.0/24`, "dev", "lo"], { stdio: "pipe" });
+        podNetwork = routePodNetwork();
         routed = true;
         const [etcdClient, etcdPeer, apiPort] = [await unusedPort(), await unusedPort(), await unusedPort()];
         const start = (program: string, args: string[]) => {
@@ -163,6 +164,19 @@ export async function startControlPlane(): Promise<ControlPlane> {
     } catch (error) {
         await stop();
         throw error;
+    }
+}
+
+/** Routes a /24 no other control plane on this machine holds (suites run in parallel; a killed run leaves its route). */
+function routePodNetwork(): string {
+    for (let attempt = 0; ; attempt++) {
+        const network = `10.244.${10 + Math.floor(Math.random() * 240)}`;
+        try {
+            execFileSync("ip", ["route", "add", "local", `${network}.0/24`, "dev", "lo"], { stdio: "pipe" });
+            return network;
+        } catch (error) {
+            if (attempt >= 20 || !String((error as { stderr?: Buffer }).stderr).includes("File exists")) throw error;
+        }
     }
 }
 

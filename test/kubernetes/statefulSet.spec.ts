@@ -1,78 +1,92 @@
 // ClusterScale with kubernetes.statefulSet against a real control plane (etcd, kube-apiserver and
 // kube-controller-manager of the pinned release), the test playing the kubelet: the real StatefulSet controller makes
-// and removes the pods and claims, and the README's Role bound to a ServiceAccount whose token the kubeconfig carries
-// is all ClusterScale may do there. The management API is reached at its URL, as from inside the cluster (a real API
-// server refuses its dry runs on the service proxy).
+// and removes the pods, the real garbage collector and PVC protection finish claims, and the README's Role bound to a
+// ServiceAccount whose token the kubeconfig carries is all ClusterScale may do there. The management API is reached at
+// its URL, as from inside the cluster (a real API server refuses its dry runs on the service proxy).
 import assert from "node:assert/strict";
-import { ClusterScaleFixture, mutating, requestLine, succeeded } from "../provider/clusterScaleSupport";
-import { NAMESPACE, STATEFUL_SET, WorkloadSpec, deployBrokers } from "./brokerWorkload";
-import { ControlPlane, startControlPlane } from "./controlPlane";
-import { FakeKubelet } from "./fakeKubelet";
+import { mutating, printed, requestLine, succeeded } from "../provider/clusterScaleSupport";
+import { NAMESPACE } from "./brokerWorkload";
+import { useRealCluster } from "./realCluster";
 
+const claims = (...ordinals: number[]) => ordinals.map((ordinal) => `data-camunda-zeebe-${ordinal}`);
+const pods = (...ordinals: number[]) => ordinals.map((ordinal) => `camunda-zeebe-${ordinal}`);
 
-describe("ClusterScale against a real Kubernetes control plane", function () {
+describe("ClusterScale against a real Kubernetes control plane: scaling and claims", function () {
     this.timeout(240_000);
-    const fixture = new ClusterScaleFixture("process");
-    // The management API and the gateway at the emulator's URLs, as a pipeline inside the cluster reaches them.
-    const urls = () => ({ "platform:gatewayUrl": fixture.emulator.gatewayUrl });
-    let plane: ControlPlane;
-    let kubelet: FakeKubelet;
-    let route: Record<string, unknown>;
+    const real = useRealCluster();
 
-    before(() => fixture.start());
-    after(() => fixture.stop());
-    afterEach(async () => {
-        await kubelet?.stop();
-        await plane?.stop();
+    it("3 → 5 (Parallel): the new pods run before the layout change names them; 5 → 3: the change completes, then the controller stops the highest ordinals; claims are kept", async () => {
+        const cluster = await real.start();
+        const up = await cluster.run("up", { brokerCount: 5, kubernetes: cluster.route });
+        succeeded(up);
+        assert.equal(await cluster.replicas(), 5);
+        assert.deepEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
+        assert.deepEqual(await cluster.names("pods"), pods(0, 1, 2, 3, 4));
+
+        const down = await cluster.run("up", { brokerCount: 3, kubernetes: cluster.route });
+        succeeded(down);
+        assert.equal(await cluster.replicas(), 3);
+        assert.deepEqual(await cluster.names("pods"), pods(0, 1, 2));
+        assert.deepEqual(cluster.kubelet.lost, [], "a broker was stopped while it held replicas");
+        assert.deepEqual(await cluster.names("persistentvolumeclaims"), claims(0, 1, 2, 3, 4));
     });
 
-    const sts = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
-    const replicas = async () => ((await plane.admin.must("GET", `${sts}/scale`)).spec as { replicas: number }).replicas;
-    const names = async (kind: "pods" | "persistentvolumeclaims") =>
-        ((await plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/${kind}`)).items as { metadata: { name: string; deletionTimestamp?: string } }[])
-            .filter((item) => item.metadata.deletionTimestamp === undefined)
-            .map((item) => item.metadata.name)
-            .sort();
-    const readyPods = async (count: number) => {
-        for (let i = 0; i < 300; i++) {
-            const status = (await plane.admin.must("GET", sts)).status as { readyReplicas?: number };
-            if ((status.readyReplicas ?? 0) >= count) return;
-            await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        throw new Error(`the StatefulSet never had ${count} ready pods:\n${plane.logs()}`);
-    };
-
-    /** A fresh cluster of 3 brokers, a control plane with the workload, and its kubelet. */
-    const usePlane = async (spec: Partial<WorkloadSpec> = {}) => {
-        fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
-        plane = await startControlPlane();
-        const management = new URL(fixture.emulator.managementUrl);
-        const gateway = new URL(fixture.emulator.gatewayUrl);
-        kubelet = new FakeKubelet(plane, NAMESPACE, fixture.emulator.control, {
-            ports: {
-                management: { host: management.hostname, port: Number(management.port) },
-                gateway: { host: gateway.hostname, port: Number(gateway.port) },
-            },
+    it('volumesOfRemovedBrokers "delete" (whenScaled: Retain): exactly the removed brokers\' claims go, finished by the PVC protection controller; a claim of an ordinal never run (7) stays', async () => {
+        const cluster = await real.start({ replicas: 5 });
+        succeeded(await cluster.run("up", { brokerCount: 5, kubernetes: cluster.route }));
+        await cluster.plane.admin.must("POST", `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`, {
+            apiVersion: "v1",
+            kind: "PersistentVolumeClaim",
+            metadata: { name: "data-camunda-zeebe-7" },
+            spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
         });
-        ({ route } = await deployBrokers(plane, { replicas: 3, ...spec }));
-        await kubelet.start();
-        await readyPods(3);
-    };
-
-    it("3 → 5 (Parallel): the new pods run before the layout change names them; 5 → 3: the change completes, then the controller stops the highest ordinals", async () => {
-        await usePlane();
-        const up = await fixture.run("up", { brokerCount: 5, kubernetes: route }, { config: urls() });
-        succeeded(up);
-        assert.equal(await replicas(), 5);
-        assert.deepEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
-        assert.deepEqual(await names("pods"), ["camunda-zeebe-0", "camunda-zeebe-1", "camunda-zeebe-2", "camunda-zeebe-3", "camunda-zeebe-4"]);
-
-        const down = await fixture.run("up", { brokerCount: 3, kubernetes: route }, { config: urls() });
+        const route = { ...cluster.route, volumesOfRemovedBrokers: "delete" };
+        const preview = await cluster.run("preview", { brokerCount: 3, kubernetes: route });
+        succeeded(preview);
+        assert.ok(printed(preview, "claims data-camunda-zeebe-3, data-camunda-zeebe-4 are deleted"), preview.result.stdout);
+        assert.ok(!printed(preview, "data-camunda-zeebe-7"), preview.result.stdout);
+        const down = await cluster.run("up", { brokerCount: 3, kubernetes: route });
         succeeded(down);
-        assert.equal(await replicas(), 3);
-        assert.deepEqual(await names("pods"), ["camunda-zeebe-0", "camunda-zeebe-1", "camunda-zeebe-2"]);
-        assert.deepEqual(kubelet.lost, [], "a broker was stopped while it held replicas");
-        // Retained claims (the default) stay.
-        assert.ok((await names("persistentvolumeclaims")).includes("data-camunda-zeebe-4"));
+        assert.deepEqual(await cluster.names("persistentvolumeclaims"), claims(0, 1, 2, 7));
+    });
+
+    it("the StatefulSet's own whenScaled: Delete deletes the claims of the pods it scales down, whatever volumesOfRemovedBrokers says; the preview says so", async () => {
+        const cluster = await real.start({ replicas: 5, retention: { whenScaled: "Delete", whenDeleted: "Retain" } });
+        succeeded(await cluster.run("up", { brokerCount: 5, kubernetes: cluster.route }));
+        const preview = await cluster.run("preview", { brokerCount: 3, kubernetes: cluster.route });
+        assert.ok(
+            printed(
+                preview,
+                "pods camunda-zeebe-3, camunda-zeebe-4 stop; the StatefulSet deletes their claims itself (persistentVolumeClaimRetentionPolicy.whenScaled: Delete)",
+            ),
+            preview.result.stdout,
+        );
+        const down = await cluster.run("up", { brokerCount: 3, kubernetes: cluster.route });
+        succeeded(down);
+        // The garbage collector deletes them once their pods are gone.
+        for (let i = 0; i < 100 && (await cluster.names("persistentvolumeclaims")).length > 3; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.deepEqual(await cluster.names("persistentvolumeclaims"), claims(0, 1, 2));
+    });
+
+    it("an up killed while the removed pods stop, a refresh, then the resume: the claims of the brokers it removed go, and nothing is sent twice", async () => {
+        const cluster = await real.start({ replicas: 5 });
+        succeeded(await cluster.run("up", { brokerCount: 5, kubernetes: cluster.route }));
+        const route = { ...cluster.route, volumesOfRemovedBrokers: "delete" };
+        const kill = new AbortController();
+        const killed = await cluster.run(
+            "up",
+            { brokerCount: 3, kubernetes: route },
+            {
+                signal: kill.signal,
+                onLine: (line) => line.includes("stop; the layout no longer names them") && kill.abort(),
+            },
+        );
+        assert.equal(killed.result.exitCode, 128 + 9, "the run was not killed");
+        succeeded(await cluster.run("refresh", { brokerCount: 3, kubernetes: route }));
+        const resumed = await cluster.run("up", { brokerCount: 3, kubernetes: route });
+        succeeded(resumed);
+        assert.deepEqual(mutating(resumed.requests), [], "the resume sent a second layout change");
+        assert.deepEqual(await cluster.names("persistentvolumeclaims"), claims(0, 1, 2));
+        assert.deepEqual(cluster.kubelet.lost, []);
     });
 });

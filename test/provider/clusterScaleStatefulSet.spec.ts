@@ -177,6 +177,18 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.strictEqual(after.result.steps.find((step) => step.name === "cluster")?.op, "same");
     });
 
+    it("a StatefulSet whose own policy deletes the claims of scaled-down pods (whenScaled: Delete): preview says so, whatever volumesOfRemovedBrokers says", async () => {
+        await pods.stop();
+        await usePods({ whenScaled: "Delete" });
+        await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
+        const preview = await fixture.run("preview", { brokerCount: 3, kubernetes: route() }, { config: urls() });
+        succeeded(preview);
+        assert.ok(
+            printed(preview, "stop; the StatefulSet deletes their claims itself (persistentVolumeClaimRetentionPolicy.whenScaled: Delete)"),
+            preview.result.stdout,
+        );
+    });
+
     it("with podManagementPolicy OrderedReady, adding two brokers is refused at preview (pod 4 would wait forever for broker 3); one at a time works", async () => {
         await pods.stop();
         await usePods({ podManagementPolicy: "OrderedReady" });

@@ -96,11 +96,15 @@ export async function previewRollout(
     const claims = deleteVolumes ? await existing(statefulSet, claimsOf(statefulSet, view, owed)) : [];
     if (view.replicas > needed) {
         const removed = range(needed, view.replicas);
-        const volumes = deleteVolumes
-            ? claims.length === 0
-                ? "they have no claims to delete"
-                : `${claimsText(claims)} deleted (volumesOfRemovedBrokers: delete)`
-            : `their claims are kept (volumesOfRemovedBrokers: retain)`;
+        // The StatefulSet's own retention policy deletes the claims of the pods it scales down, whatever this says.
+        const volumes =
+            view.whenScaled === "Delete"
+                ? "the StatefulSet deletes their claims itself (persistentVolumeClaimRetentionPolicy.whenScaled: Delete)"
+                : deleteVolumes
+                  ? claims.length === 0
+                      ? "they have no claims to delete"
+                      : `${claimsText(claims)} deleted (volumesOfRemovedBrokers: delete)`
+                  : `their claims are kept (volumesOfRemovedBrokers: retain)`;
         tell(
             name,
             `StatefulSet ${sts}: replicas ${view.replicas} → ${needed} once the layout change completed: ${podList(statefulSet, removed)} stop; ${volumes}`,

@@ -1,0 +1,80 @@
+// The one setup of the Kubernetes tier's suites: the emulator (through ClusterScaleFixture, the real provider host in
+// processes of its own) and, for each test, a real control plane with the chart's objects and the test's kubelet.
+import { ClusterScaleFixture, type RunOptions, type ScaleArgs } from "../provider/clusterScaleSupport";
+import { NAMESPACE, STATEFUL_SET, type WorkloadSpec, deployBrokers } from "./brokerWorkload";
+import { type ControlPlane, startControlPlane } from "./controlPlane";
+import { FakeKubelet } from "./fakeKubelet";
+
+export interface RealCluster {
+    fixture: ClusterScaleFixture;
+    plane: ControlPlane;
+    kubelet: FakeKubelet;
+    /** The ClusterScale `kubernetes` input: the StatefulSet, the pipeline's kubeconfig. */
+    route: Record<string, unknown>;
+    /** A run of the fixture with the management API and gateway at the emulator's URLs. */
+    run(command: "preview" | "up" | "refresh", args: ScaleArgs, options?: RunOptions): ReturnType<ClusterScaleFixture["run"]>;
+    replicas(): Promise<number>;
+    /** Names of the namespace's pods or claims, those being deleted left out. */
+    names(kind: "pods" | "persistentvolumeclaims"): Promise<string[]>;
+    waitReady(count: number): Promise<void>;
+}
+
+const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
+
+export function useRealCluster(): { start(spec?: Partial<WorkloadSpec>): Promise<RealCluster> } {
+    const fixture = new ClusterScaleFixture("process");
+    let current: { plane: ControlPlane; kubelet: FakeKubelet } | undefined;
+    before(() => fixture.start());
+    after(() => fixture.stop());
+    afterEach(async () => {
+        await current?.kubelet.stop();
+        await current?.plane.stop();
+        current = undefined;
+    });
+    return {
+        async start(spec: Partial<WorkloadSpec> = {}) {
+            fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
+            const plane = await startControlPlane();
+            const management = new URL(fixture.emulator.managementUrl);
+            const gateway = new URL(fixture.emulator.gatewayUrl);
+            const kubelet = new FakeKubelet(plane, NAMESPACE, fixture.emulator.control, {
+                ports: {
+                    management: { host: management.hostname, port: Number(management.port) },
+                    gateway: { host: gateway.hostname, port: Number(gateway.port) },
+                },
+            });
+            current = { plane, kubelet };
+            const { route } = await deployBrokers(plane, { replicas: 3, ...spec });
+            await kubelet.start();
+            const cluster: RealCluster = {
+                fixture,
+                plane,
+                kubelet,
+                route,
+                run: (command, args, options = {}) =>
+                    fixture.run(command, args, { ...options, config: { "platform:gatewayUrl": fixture.emulator.gatewayUrl, ...options.config } }),
+                replicas: async () => ((await plane.admin.must("GET", `${STS}/scale`)).spec as { replicas: number }).replicas,
+                names: async (kind) =>
+                    (
+                        (await plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/${kind}`)).items as {
+                            metadata: { name: string; deletionTimestamp?: string };
+                        }[]
+                    )
+                        .filter((item) => item.metadata.deletionTimestamp === undefined)
+                        .map((item) => item.metadata.name)
+                        .sort(),
+                waitReady: async (count) => {
+                    for (let i = 0; i < 300; i++) {
+                        const status = (await plane.admin.must("GET", STS)).status as { readyReplicas?: number };
+                        if ((status.readyReplicas ?? 0) >= count) return;
+                        await new Promise((resolve) => setTimeout(resolve, 100));
+                    }
+                    throw new Error(`the StatefulSet never had ${count} ready pods:\n${plane.logs()}`);
+                },
+            };
+            // The emulator starts with brokers 0-2: those pods are Ready; others only once their brokers are members.
+            if (spec.firstOrdinal === undefined) await cluster.waitReady(Math.min(3, spec.replicas ?? 3));
+            return cluster;
+        },
+    };
+}
