@@ -25,6 +25,7 @@ import {
     waitForPods,
     workloadFacts,
 } from "./kubernetes/statefulSetSteps";
+import { neededAccess, refuseMissingAccess } from "./kubernetes/accessCheck";
 import { count, describeLayout, pendingText, say, subject } from "./messages";
 import { type ClusterScaleOutputs, type KnownChange, inFlightOutputs, outputsFrom, plannedChangesOf, recordedChange, settingsOf } from "./outputs";
 import { fingerprintOf, leftTheirLayout, runsKnownPlan } from "./ownership";
@@ -298,9 +299,17 @@ export async function reconcile(
         intended: desired.replicationFactor ?? desired.recordedReplicationFactor,
         ranReplicas: olds?.statefulSetReplicas ?? 0,
     };
+    let accessChecked = false;
     for (;;) {
         const observed = await observe(progress);
-        if (observed.workload !== undefined) progress = { ...progress, ranReplicas: observed.workload.ranReplicas };
+        if (observed.workload !== undefined) {
+            progress = { ...progress, ranReplicas: observed.workload.ranReplicas };
+            if (!accessChecked) {
+                const plan = { needed: replicasFor(desired.brokers), ranReplicas: observed.workload.ranReplicas, deleteVolumes };
+                await refuseMissingAccess(name, statefulSet!, neededAccess(statefulSet!, observed.workload.view, plan));
+                accessChecked = true;
+            }
+        }
         const step = decideNext(factsOf(observed, progress, desired, earlier));
         const next = await act(step, observed, progress);
         if ("done" in next) return next.done;

@@ -20,7 +20,7 @@ import { type ApiServerAccess, resolveApiServer } from "../http/kubernetesRoute"
 import { type ConnectionSettings, dispatcherFor } from "../http/transport";
 import { undici } from "../http/undici";
 import { decoder } from "../schemas";
-import { claimSchema, listSchema, podSchema, scaleSchema, statefulSetSchema } from "./workloadSchemas";
+import { accessReviewSchema, claimSchema, listSchema, podSchema, scaleSchema, statefulSetSchema } from "./workloadSchemas";
 import { PodView, podView } from "./podView";
 import { watchPods, WatchPodsOptions } from "./podWatch";
 
@@ -51,6 +51,16 @@ export interface StatefulSetView {
     podManagementPolicy: string;
     /** spec.ordinals.start: the ordinal of the first pod (0 unless set). */
     firstOrdinal: number;
+}
+
+/** A request RBAC decides: a verb on a resource of the StatefulSet's namespace (`statefulsets/scale` names a subresource). */
+export interface AccessRequest {
+    verb: string;
+    /** "apps" or "" (the core group). */
+    group: string;
+    resource: string;
+    /** The object's name: a rule with resourceNames allows only requests that name one of them. */
+    name?: string;
 }
 
 export interface ScaleView {
@@ -198,6 +208,33 @@ export class BrokerStatefulSet {
     /** Deletes a claim; one that is already gone counts as deleted. */
     async deleteClaim(name: string, signal?: AbortSignal): Promise<void> {
         await this.call("DELETE", `${this.corePath}/persistentvolumeclaims/${encodeURIComponent(name)}`, { signal, allow: [404] });
+    }
+
+    /**
+     * Which of these requests the kubeconfig's user may not make in the namespace (SelfSubjectAccessReview, which every
+     * authenticated user may ask by default); undefined when the API server does not answer reviews.
+     */
+    async deniedOf(requests: readonly AccessRequest[], signal?: AbortSignal): Promise<AccessRequest[] | undefined> {
+        const denied: AccessRequest[] = [];
+        for (const request of requests) {
+            const [resource, subresource] = request.resource.split("/");
+            const review = {
+                apiVersion: "authorization.k8s.io/v1",
+                kind: "SelfSubjectAccessReview",
+                spec: {
+                    resourceAttributes: { namespace: this.ref.namespace, verb: request.verb, group: request.group, resource, subresource, name: request.name },
+                },
+            };
+            let res: HttpResponse;
+            try {
+                res = await this.call("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { json: review, signal });
+            } catch {
+                return undefined;
+            }
+            const answer = decodeJsonBody(res, decoder("SelfSubjectAccessReview", accessReviewSchema));
+            if (answer.status?.allowed !== true) denied.push(request);
+        }
+        return denied;
     }
 
     private async call(

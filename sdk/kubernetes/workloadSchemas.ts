@@ -1,5 +1,6 @@
 // zod schemas of the Kubernetes objects the brokers' StatefulSet client reads: only the fields it uses, everything else
-// dropped. Names follow the API (apps/v1 StatefulSet, autoscaling/v1 Scale, v1 Pod and PersistentVolumeClaim).
+// dropped. Names follow the API (apps/v1 StatefulSet, autoscaling/v1 Scale, v1 Pod and PersistentVolumeClaim,
+// authorization.k8s.io/v1 SelfSubjectAccessReview).
 
 import { z } from "zod";
 
@@ -55,6 +56,8 @@ export const podSchema = z.object({
 export const claimSchema = z.object({ metadata: metadataSchema });
 
 export const listSchema = <T extends z.ZodType>(item: T) => z.object({ metadata: z.object({ resourceVersion: z.string().optional() }), items: z.array(item) });
+
+export const accessReviewSchema = z.object({ status: z.object({ allowed: z.boolean().optional() }).optional() });
 
 export const watchEventSchema = z.object({ type: z.string(), object: z.unknown() });
 

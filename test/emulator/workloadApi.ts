@@ -2,8 +2,8 @@
 // brokers' StatefulSet (apps/v1) with its /scale subresource (autoscaling/v1 Scale, optimistic concurrency by
 // resourceVersion: a stale one is a 409 Conflict Status), pods and persistent volume claims (list, get, `watch=true`
 // streams of JSON lines from a resourceVersion, label selectors), claim deletion, the discovery documents kubectl
-// reads first, and the Tables kubectl asks for (workloadTable.ts). RBAC is per resource and verb; a refusal is the API
-// server's 403 Status naming both.
+// reads first, the Tables kubectl asks for (workloadTable.ts), and SelfSubjectAccessReviews. RBAC is per resource and
+// verb; a refusal is the API server's 403 Status naming both.
 import type * as http from "http";
 import { BrokerWorkloads, ObjectKind } from "./brokerWorkloads";
 import { table, wantsTable } from "./workloadTable";
@@ -48,6 +48,14 @@ export class WorkloadApi {
     /** Taken one per write of the scale subresource, in order. */
     readonly scaleWriteFaults: ScaleWriteFault[] = [];
 
+    /**
+     * Whether SelfSubjectAccessReviews are answered from the user's rules (as every authenticated user may ask by
+     * default) or refused (a cluster whose RBAC took that right away).
+     */
+    accessReviews: "answered" | "forbidden" = "answered";
+    /** The reviews asked, as `verb resource[/subresource] [name]`. */
+    readonly reviewsAsked: string[] = [];
+
     constructor(private readonly workloads: BrokerWorkloads) {}
 
     /** Serves the request when it is one of these resources or discovery; false when the path is none of them. */
@@ -55,6 +63,10 @@ export class WorkloadApi {
         const discovery = DISCOVERY[url.pathname];
         if (discovery && request.method === "GET") {
             json(response, 200, typeof discovery === "function" ? discovery(request) : discovery);
+            return true;
+        }
+        if (url.pathname === "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews" && request.method === "POST") {
+            this.review(response, user, body);
             return true;
         }
         const route = /^\/(api\/v1|apis\/apps\/v1)\/namespaces\/([^/]+)\/(pods|persistentvolumeclaims|statefulsets)(?:\/([^/]+))?(\/scale)?$/.exec(
@@ -105,6 +117,22 @@ export class WorkloadApi {
         const object = pods ? this.workloads.pod(name) : method === "DELETE" ? this.workloads.deleteClaim(name) : this.workloads.claim(name);
         if (object === undefined) return status(response, 404, "NotFound", `${plural} "${name}" not found`, { name, kind: plural });
         json(response, 200, asTable ? table(objectKind, [object], version) : object);
+    }
+
+    /** A SelfSubjectAccessReview: allowed when the user's rules give the verb on the resource (rules name no objects here). */
+    private review(response: http.ServerResponse, user: WorkloadUser, body: Buffer): void {
+        if (this.accessReviews === "forbidden") {
+            const message = `selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "${user.name}" cannot create resource "selfsubjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope`;
+            return status(response, 403, "Forbidden", message, { group: "authorization.k8s.io", kind: "selfsubjectaccessreviews" });
+        }
+        const review = JSON.parse(body.toString("utf8")) as {
+            spec: { resourceAttributes: { verb: string; resource: string; subresource?: string; name?: string } };
+        };
+        const { verb, resource, subresource, name } = review.spec.resourceAttributes;
+        const plural = subresource ? `${resource}/${subresource}` : resource;
+        this.reviewsAsked.push(`${verb} ${plural}${name ? ` ${name}` : ""}`);
+        const allowed = (user.rules?.[plural] ?? []).includes(verb);
+        json(response, 201, { ...review, status: { allowed, ...(allowed ? {} : { reason: "" }) } });
     }
 
     private scale(method: string, response: http.ServerResponse, body: Buffer, fieldManager: string | undefined): void {

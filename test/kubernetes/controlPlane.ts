@@ -223,7 +223,7 @@ function adminKubeconfig(server: string, dir: string): string {
     ].join("\n");
 }
 
-function tokenKubeconfig(server: string, ca: string, token: string, user: string): string {
+export function tokenKubeconfig(server: string, ca: string, token: string, user: string): string {
     return [
         "apiVersion: v1",
         "kind: Config",

@@ -5,9 +5,11 @@
 // its URL, as from inside the cluster (a real API server refuses its dry runs on the service proxy).
 import assert from "node:assert/strict";
 import { mutating, printed, requestLine, succeeded } from "../provider/clusterScaleSupport";
-import { NAMESPACE } from "./brokerWorkload";
+import { NAMESPACE, STATEFUL_SET } from "./brokerWorkload";
+import { ScaleInterloper } from "./scaleInterloper";
 import { useRealCluster } from "./realCluster";
 
+const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
 const claims = (...ordinals: number[]) => ordinals.map((ordinal) => `data-camunda-zeebe-${ordinal}`);
 const pods = (...ordinals: number[]) => ordinals.map((ordinal) => `camunda-zeebe-${ordinal}`);
 
@@ -29,6 +31,27 @@ describe("ClusterScale against a real Kubernetes control plane: scaling and clai
         assert.deepEqual(await cluster.names("pods"), pods(0, 1, 2));
         assert.deepEqual(cluster.kubelet.lost, [], "a broker was stopped while it held replicas");
         assert.deepEqual(await cluster.names("persistentvolumeclaims"), claims(0, 1, 2, 3, 4));
+    });
+
+    it("/scale written by another client between ClusterScale's read and its write: the API server's 409, read again, the count set, said in a line", async () => {
+        const cluster = await real.start();
+        const interloper = new ScaleInterloper(cluster.plane);
+        await interloper.start();
+        try {
+            const kubeconfig = interloper.kubeconfigFor(await cluster.plane.serviceAccountToken(NAMESPACE, "pipeline"));
+            interloper.beforeNextScaleAnswer(async () => {
+                await cluster.plane.admin.must("PATCH", `${STS}/scale`, { spec: { replicas: 4 } });
+            });
+            const up = await cluster.run("up", { brokerCount: 5, kubernetes: { ...cluster.route, kubeconfig } });
+            succeeded(up);
+            assert.deepEqual(interloper.scaleWrites, [409, 200], "the write did not meet the API server's conflict once");
+            assert.ok(printed(up, "another client wrote its scale meanwhile (409 Conflict, 1 time); read again (replicas 4) and set to 5"), up.result.stdout);
+            assert.equal(await cluster.replicas(), 5);
+            assert.deepEqual(await cluster.names("pods"), pods(0, 1, 2, 3, 4));
+            assert.deepEqual(mutating(up.requests).map(requestLine), ["POST /actuator/cluster/brokers?replicationFactor=3 202"]);
+        } finally {
+            await interloper.stop();
+        }
     });
 
     it('volumesOfRemovedBrokers "delete" (whenScaled: Retain): exactly the removed brokers\' claims go, finished by the PVC protection controller; a claim of an ordinal never run (7) stays', async () => {

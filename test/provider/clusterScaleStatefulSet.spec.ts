@@ -329,8 +329,30 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.deepStrictEqual(mutating(up.requests), []);
     });
 
-    it('a user who may not delete claims, with volumesOfRemovedBrokers "delete": the scale-down completes, then up fails naming the permission', async () => {
+    it('a user who may not delete claims, with volumesOfRemovedBrokers "delete": preview and up refuse before the layout change, naming the permission', async () => {
         await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() }).then(succeeded);
+        const keeper = pods.user({ ...OPERATOR_RULES, persistentvolumeclaims: ["get", "list", "watch"] }, "keeper").kubeconfig;
+        const args = { brokerCount: 3, kubernetes: route({ kubeconfig: keeper, volumesOfRemovedBrokers: "delete" }) };
+        for (const command of ["preview", "up"] as const) {
+            const run = await fixture.run(command, args, { config: urls() });
+            const stderr = failed(run);
+            assert.match(
+                stderr,
+                /the API server says the kubeconfig's user may not delete resource "persistentvolumeclaims" \(data-platform-zeebe-3\) in namespace/,
+            );
+            assert.match(stderr, /the kubeconfig's user needs "delete" on persistentvolumeclaims in the namespace .*Nothing was sent/);
+            assert.deepStrictEqual(mutating(run.requests), []);
+        }
+        assert.strictEqual(replicas(), 4);
+        assert.ok(
+            pods.server.workloadApi!.reviewsAsked.includes("delete persistentvolumeclaims data-platform-zeebe-3"),
+            pods.server.workloadApi!.reviewsAsked.join("; "),
+        );
+    });
+
+    it("a cluster that refuses SelfSubjectAccessReviews: up goes on, and the step that lacks the permission fails naming it (the scale-down itself completed)", async () => {
+        await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() }).then(succeeded);
+        pods.server.workloadApi!.accessReviews = "forbidden";
         const keeper = pods.user({ ...OPERATOR_RULES, persistentvolumeclaims: ["get", "list", "watch"] }, "keeper").kubeconfig;
         const up = await fixture.run(
             "up",
@@ -349,8 +371,12 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         const viewer = pods.user({ ...OPERATOR_RULES, "statefulsets/scale": ["get"] }, "viewer").kubeconfig;
         const up = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: viewer }) }, { config: urls() });
         const stderr = failed(up);
-        assert.match(stderr, /cannot scale the StatefulSet: .*cannot update resource "statefulsets\/scale"/);
-        assert.match(stderr, /the kubeconfig's user needs "get" and "update" on statefulsets\/scale/);
+        assert.match(stderr, /may not update resource "statefulsets\/scale" \(platform-zeebe\)/);
+        assert.match(stderr, /the kubeconfig's user needs "update" on statefulsets\/scale/);
         assert.deepStrictEqual(mutating(up.requests), []);
+        pods.server.workloadApi!.accessReviews = "forbidden";
+        const unreviewed = await fixture.run("up", { brokerCount: 4, kubernetes: route({ kubeconfig: viewer }) }, { config: urls() });
+        assert.match(failed(unreviewed), /cannot scale the StatefulSet: .*cannot update resource "statefulsets\/scale"/);
+        assert.deepStrictEqual(mutating(unreviewed.requests), []);
     });
 });

@@ -1,7 +1,8 @@
 // Preview's part of a StatefulSet's brokers (kubernetes.statefulSet): which way replicas move and when (before the
 // layout change, or once it completed), which pods start or stop, which claims would be deleted, a leftover claim a new
 // broker would start on, another manager of spec.replicas, and the refusals up would meet before changing anything
-// (decided by reconcileDecision.ts, as up decides them). It only reads.
+// (decided by reconcileDecision.ts, as up decides them), and the permissions up would lack (accessCheck.ts). It only
+// reads.
 
 import { type BrokerStatefulSet, FIELD_MANAGER } from "../../../sdk/kubernetes/brokerStatefulSet";
 import type { BrokerState } from "../../../sdk/schemas";
@@ -10,6 +11,7 @@ import type { PodView } from "../../../sdk/kubernetes/podView";
 import { PERMISSIONS, claimsOf, kubernetesFailure, podList, refusalText, workloadFacts } from "./statefulSetSteps";
 import { decideNext, isWorkloadRefusal, replicasFor } from "../reconcileDecision";
 import { ranReplicas, removedOrdinals } from "./removedOrdinals";
+import { neededAccess, refuseMissingAccess } from "./accessCheck";
 
 export interface RolloutPreview {
     /** Steps remain besides the layout change (replicas to move, claims to delete): an update even with an empty plan. */
@@ -60,6 +62,11 @@ export async function previewRollout(
         throw new Error(`${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet, view, first)}${losing}`);
     }
     const needed = replicasFor(desired);
+    await refuseMissingAccess(
+        name,
+        statefulSet,
+        neededAccess(statefulSet, view, { needed, ranReplicas: ranReplicas(volumes.recordedReplicas, view.replicas), deleteVolumes: volumes.delete }),
+    );
     const others = view.replicaManagers.filter((manager) => manager !== FIELD_MANAGER);
     if (others.length > 0) {
         tell(

@@ -38,7 +38,13 @@ export async function scaleStatefulSet(name: string, statefulSet: BrokerStateful
     const sts = statefulSet.ref.statefulSet;
     if (to > from) say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, from, to)} start)`);
     else say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, to, from)} stop; the layout no longer names them)`);
-    await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to));
+    const { previous, conflicts } = await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to));
+    if (conflicts > 0) {
+        say(
+            name,
+            `StatefulSet ${sts}: another client wrote its scale meanwhile (409 Conflict, ${count(conflicts, "time")}); read again (replicas ${previous}) and set to ${to}`,
+        );
+    }
 }
 
 export async function deleteClaims(name: string, statefulSet: BrokerStatefulSet, names: readonly string[]): Promise<void> {
