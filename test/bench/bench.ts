@@ -14,6 +14,7 @@ import { benchPreviewCost } from "./previewCost";
 import { DEFAULT_ORGANIZATION, OrganizationOptions, benchOrganization } from "./organization";
 import { DEFAULT_ROLLOUT, RolloutLagOptions, benchRolloutLag } from "./rolloutLag";
 import { DEFAULT_SOAK, SoakBenchOptions, benchSoak } from "./soak";
+import { DEFAULT_ORGANIZATION_SOAK, OrganizationSoakBenchOptions, benchOrganizationSoak } from "./organizationSoak";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
 import { DEFAULT_TOKENS, TokenOptions, benchTokens } from "./tokens";
@@ -31,9 +32,21 @@ export interface BenchOptions {
     rollout: RolloutLagOptions;
     organization: OrganizationOptions;
     soak: SoakBenchOptions;
+    organizationSoak: OrganizationSoakBenchOptions;
 }
 
-export const ALL_SECTIONS: SectionName[] = ["scale", "completionLag", "tokens", "coldStart", "previewCost", "state", "rolloutLag", "organization", "soak"];
+export const ALL_SECTIONS: SectionName[] = [
+    "scale",
+    "completionLag",
+    "tokens",
+    "coldStart",
+    "previewCost",
+    "state",
+    "rolloutLag",
+    "organization",
+    "soak",
+    "organizationSoak",
+];
 
 /** The full run: about 3 minutes on 2 cores. */
 export const FULL_OPTIONS: BenchOptions = {
@@ -47,6 +60,7 @@ export const FULL_OPTIONS: BenchOptions = {
     rollout: DEFAULT_ROLLOUT,
     organization: DEFAULT_ORGANIZATION,
     soak: DEFAULT_SOAK,
+    organizationSoak: DEFAULT_ORGANIZATION_SOAK,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
@@ -61,6 +75,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     rollout: { repeats: 1 },
     organization: { members: 3, clients: 2, secrets: 2, repeats: 1, inProcess: true },
     soak: { seed: 3, steps: 1 },
+    organizationSoak: { seed: 3, steps: 1 },
 };
 
 type Progress = (line: string) => void;
@@ -109,6 +124,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
         rolloutLag: async () => record("rolloutLag", await benchRolloutLag(options.rollout)),
         organization: async () => record("organization", await benchOrganization(emulator, options.organization)),
         soak: async () => record("soak", await benchSoak(options.soak)),
+        organizationSoak: async () => record("organizationSoak", await benchOrganizationSoak(options.organizationSoak)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

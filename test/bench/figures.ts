@@ -24,7 +24,8 @@ export interface Figure {
     samples?: number;
 }
 
-export type SectionName = "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag" | "organization" | "soak";
+export type SectionName =
+    "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag" | "organization" | "soak" | "organizationSoak";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -36,6 +37,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     rolloutLag: "7. Kubernetes: pods and layout change in order",
     organization: "8. Organization as code",
     soak: "9. Soak: random layouts and faults",
+    organizationSoak: "10. Soak: the organization under random programs and faults",
 };
 
 /** What one benchmark section returns. */

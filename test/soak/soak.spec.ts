@@ -18,7 +18,7 @@ describe("soak: ClusterScale under random interleavings of layouts and faults", 
         };
         assert.deepStrictEqual(draw(7), draw(7));
         assert.notDeepStrictEqual(draw(7), draw(8));
-        assert.deepStrictEqual(parseSoakArguments(["--seed", "42", "--steps", "5"]), { seed: 42, steps: 5 });
+        assert.deepStrictEqual(parseSoakArguments(["--seed", "42", "--steps", "5"]), { seed: 42, steps: 5, organization: false });
         assert.throws(() => parseSoakArguments(["--steps", "0"]), /at least 1/);
         assert.throws(() => parseSoakArguments(["--seed", "x"]), /non-negative integer/);
     });

@@ -1,8 +1,8 @@
 // Fixture program: what the JSON config `spec` declares, passed on exactly as given (wrong types included):
 // `cluster` (Cluster arguments) or `clusterId` (a cluster made elsewhere), `clients` ({ name, ...ClusterClient
 // arguments }), `secrets` ({ name, secretName, valueKey, adoptExisting? }: the value is the secret config `valueKey`),
-// `allowlists` ({ name, entries }), `parameters: true` (getClusterParametersOutput as an output). Credentials come
-// from platform:* config.
+// `allowlists` ({ name, entries }), `members` ({ name, email, roles }: OrganizationMembers), `parameters: true`
+// (getClusterParametersOutput as an output). Credentials come from platform:* config.
 import * as pulumi from "@pulumi/pulumi";
 import {
     Cluster,
@@ -12,6 +12,8 @@ import {
     ConnectorSecret,
     IpAllowlist,
     IpAllowlistArgs,
+    OrganizationMember,
+    OrganizationMemberArgs,
     getClusterParametersOutput,
 } from "pulumi-platform";
 
@@ -21,6 +23,7 @@ interface Spec {
     clients?: (Omit<ClusterClientArgs, "clusterId"> & { name: string })[];
     secrets?: { name: string; secretName: unknown; valueKey: string; adoptExisting?: boolean }[];
     allowlists?: (Omit<IpAllowlistArgs, "clusterId"> & { name: string })[];
+    members?: { name: string; email: string; roles: string[] }[];
     parameters?: boolean;
 }
 
@@ -34,6 +37,7 @@ for (const { name, secretName, valueKey, adoptExisting } of spec.secrets ?? []) 
     new ConnectorSecret(name, { clusterId, secretName: secretName as string, value: config.requireSecret(valueKey), adoptExisting });
 }
 for (const { name, entries } of spec.allowlists ?? []) new IpAllowlist(name, { clusterId, entries });
+for (const { name, email, roles } of spec.members ?? []) new OrganizationMember(name, { email, roles } as OrganizationMemberArgs);
 
 export const cluster_ =
     cluster &&
