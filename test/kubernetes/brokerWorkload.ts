@@ -3,6 +3,9 @@
 // gateway Service `camunda-zeebe-gateway` in front of them, and a pipeline's ServiceAccount bound to the README's
 // Role; ClusterScale's `kubernetes` input names the StatefulSet and carries a kubeconfig with that ServiceAccount's
 // token (the management API is reached at managementUrl: a real API server refuses its dry runs on the service proxy).
+// With `helm`, the StatefulSet comes from `helm install` of the test chart (chart/), as a Helm user's does.
+import { execFileSync } from "child_process";
+import * as path from "path";
 import type { ControlPlane } from "./controlPlane";
 
 export const NAMESPACE = "camunda";
@@ -33,6 +36,8 @@ export interface WorkloadSpec {
     /** spec.persistentVolumeClaimRetentionPolicy */
     retention?: { whenScaled: "Retain" | "Delete"; whenDeleted: "Retain" | "Delete" };
     rules?: PolicyRule[];
+    /** Made by `helm install` of the test chart (chart/, clusterSize = replicas) with this helm, instead of a POST. */
+    helm?: string;
 }
 
 /** Creates the namespace's objects; answers the ClusterScale `kubernetes` input for the pipeline's identity. */
@@ -61,41 +66,63 @@ export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Pr
             ],
         },
     });
-    await api.must("POST", `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets?fieldManager=chart-install`, {
-        apiVersion: "apps/v1",
-        kind: "StatefulSet",
-        metadata: { name: STATEFUL_SET },
-        spec: {
-            replicas: spec.replicas,
-            serviceName: STATEFUL_SET,
-            podManagementPolicy: spec.podManagementPolicy ?? "Parallel",
-            selector: { matchLabels: { app: "zeebe" } },
-            ...(spec.firstOrdinal !== undefined ? { ordinals: { start: spec.firstOrdinal } } : {}),
-            ...(spec.retention ? { persistentVolumeClaimRetentionPolicy: spec.retention } : {}),
-            template: {
-                metadata: { labels: { app: "zeebe" } },
-                spec: {
-                    containers: [
-                        {
-                            name: "broker",
-                            image: "camunda/camunda:8.9.16",
-                            ports: [
-                                { name: "management", containerPort: PORTS.management },
-                                { name: "gateway", containerPort: PORTS.gateway },
-                            ],
-                            volumeMounts: [{ name: "data", mountPath: "/usr/local/zeebe/data" }],
-                        },
-                    ],
+    if (spec.helm !== undefined) {
+        helm(plane, spec.helm, ["install", RELEASE, CHART, "--set", `clusterSize=${spec.replicas}`]);
+    } else
+        await api.must("POST", `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets?fieldManager=chart-install`, {
+            apiVersion: "apps/v1",
+            kind: "StatefulSet",
+            metadata: { name: STATEFUL_SET },
+            spec: {
+                replicas: spec.replicas,
+                serviceName: STATEFUL_SET,
+                podManagementPolicy: spec.podManagementPolicy ?? "Parallel",
+                selector: { matchLabels: { app: "zeebe" } },
+                ...(spec.firstOrdinal !== undefined ? { ordinals: { start: spec.firstOrdinal } } : {}),
+                ...(spec.retention ? { persistentVolumeClaimRetentionPolicy: spec.retention } : {}),
+                template: {
+                    metadata: { labels: { app: "zeebe" } },
+                    spec: {
+                        containers: [
+                            {
+                                name: "broker",
+                                image: "camunda/camunda:8.9.16",
+                                ports: [
+                                    { name: "management", containerPort: PORTS.management },
+                                    { name: "gateway", containerPort: PORTS.gateway },
+                                ],
+                                volumeMounts: [{ name: "data", mountPath: "/usr/local/zeebe/data" }],
+                            },
+                        ],
+                    },
                 },
+                volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
             },
-            volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
-        },
-    });
+        });
     const kubeconfig = plane.kubeconfigFor(await plane.serviceAccountToken(NAMESPACE, "pipeline"));
     return {
         kubeconfig,
         route: { namespace: NAMESPACE, statefulSet: STATEFUL_SET, kubeconfig },
     };
+}
+
+/** The test chart (a broker StatefulSet as the platform's chart makes it) and the release name it is installed as. */
+export const CHART = path.join(__dirname, "chart");
+export const RELEASE = "zeebe";
+
+/** Runs helm with the admin's kubeconfig in the namespace; returns what it printed. */
+export function helm(plane: ControlPlane, bin: string, args: string[]): string {
+    return execFileSync(bin, [...args, "--namespace", NAMESPACE, "--kubeconfig", plane.adminKubeconfigFile], {
+        encoding: "utf8",
+        env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            HELM_CACHE_HOME: path.join(plane.workDir, "helm-cache"),
+            HELM_CONFIG_HOME: path.join(plane.workDir, "helm-config"),
+            HELM_DATA_HOME: path.join(plane.workDir, "helm-data"),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+    });
 }
 
 /** Replaces the pipeline's Role with these rules. */

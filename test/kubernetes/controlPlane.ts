@@ -20,6 +20,10 @@ export interface ControlPlane {
     admin: KubeClient;
     /** The first three octets of the pods' addresses (`10.244.N`). */
     podNetwork: string;
+    /** A kubeconfig file of the admin (client certificate): what `helm` runs with. */
+    adminKubeconfigFile: string;
+    /** A folder of this plane's own, removed with it. */
+    workDir: string;
     /** A kubeconfig (YAML, everything inline) that presents `token`. */
     kubeconfigFor(token: string, user?: string): string;
     /** A token of the ServiceAccount, from the TokenRequest API. */
@@ -145,6 +149,8 @@ export async function startControlPlane(): Promise<ControlPlane> {
             caCertificate,
             admin,
             podNetwork,
+            adminKubeconfigFile: file("admin.kubeconfig"),
+            workDir: dir,
             kubeconfigFor: (token, user = "pipeline") => tokenKubeconfig(server, caCertificate, token, user),
             serviceAccountToken: async (namespace, name) => {
                 const answer = await admin.must("POST", `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`, {

@@ -1,15 +1,17 @@
-// npm run tools:pulumi|tools:kubernetes -- [--print-bin] [VERSION ...]
+// npm run tools:pulumi|tools:kubernetes|tools:helm -- [--print-bin] [VERSION ...]
 // Builds the real tools the real-tool tiers run, into a folder outside the checkout keyed by version (see
 // toolsDir.ts), doing nothing for a version already built. --print-bin prints each version's bin folder (building it
 // first when needed) and nothing else on stdout. A build that cannot be done says what is missing and exits 1.
 import * as path from "path";
 import { ToolBuildError } from "./goBuild";
+import { HELM_VERSIONS, helmTools } from "./helm";
 import { KUBERNETES_VERSIONS, kubernetesTools } from "./kubernetes";
 import { PULUMI_VERSIONS, pulumiTools } from "./pulumi";
 
 const TOOLS: Record<string, { versions: string[]; build: (version: string) => Promise<string> }> = {
     pulumi: { versions: PULUMI_VERSIONS, build: pulumiTools },
     kubernetes: { versions: KUBERNETES_VERSIONS, build: kubernetesTools },
+    helm: { versions: HELM_VERSIONS, build: helmTools },
 };
 
 async function main(argv: string[]): Promise<void> {
