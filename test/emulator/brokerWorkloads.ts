@@ -103,7 +103,7 @@ export class BrokerWorkloads {
     readonly neverCreated = new Set<number>();
     /** Ordinals whose containers crashed for good (CrashLoopBackOff): their brokers are down until the pod is removed. */
     private readonly crashed = new Set<number>();
-    /** Other managers that also own `spec.replicas` (shown in managedFields). */
+    /** Other managers that also own `spec.replicas` (shown in managedFields) until a write through /scale takes it over. */
     readonly otherReplicaManagers: FieldManager[] = [];
     /** The field managers of the replica writes through /scale. */
     private readonly replicaWriters = new Set<string>();
@@ -222,7 +222,13 @@ export class BrokerWorkloads {
     /** Sets `spec.replicas`; `expectedVersion` (the caller's resourceVersion) must be current when given. */
     setReplicas(replicas: number, expectedVersion?: string, fieldManager?: string): "conflict" | "ok" {
         if (expectedVersion !== undefined && expectedVersion !== String(this.statefulSetVersion)) return "conflict";
-        if (fieldManager) this.replicaWriters.add(fieldManager);
+        if (fieldManager) {
+            // An Update takes the field over: every other manager loses spec.replicas (seen with kube-apiserver 1.36,
+            // helm's ownership gone after a /scale write: test/kubernetes/helm.spec.ts).
+            this.otherReplicaManagers.length = 0;
+            this.replicaWriters.clear();
+            this.replicaWriters.add(fieldManager);
+        }
         this.replicaWrites.push({ at: Date.now(), replicas });
         if (replicas !== this.replicas) this.generation++;
         this.replicas = replicas;

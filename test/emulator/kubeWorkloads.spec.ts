@@ -15,7 +15,8 @@ import { http, waitFor } from "./harness";
 
 const NAMESPACE = BROKER_NAMESPACE;
 const STS = BROKER_STATEFUL_SET;
-const SCALE_PATH = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STS}/scale`;
+const STS_PATH = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STS}`;
+const SCALE_PATH = `${STS_PATH}/scale`;
 const PODS_PATH = `/api/v1/namespaces/${NAMESPACE}/pods`;
 const CLAIMS_PATH = `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`;
 
@@ -126,6 +127,18 @@ describe("emulator: the Kubernetes stand-in runs pods as brokers", function () {
         assert.equal((await kube("PUT", SCALE_PATH, { ...fresh, spec: { replicas: 3 } })).status, 200);
         const patched = await kube("PATCH", SCALE_PATH, { spec: { replicas: 3 } }, operator.token, "application/merge-patch+json");
         assert.equal(patched.status, 200);
+    });
+
+    it("a write through /scale takes spec.replicas over: the managers that owned it before no longer show in managedFields", async () => {
+        pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
+        const owners = async () =>
+            ((await kube("GET", STS_PATH)).json.metadata.managedFields as { manager: string; fieldsV1: { "f:spec"?: { "f:replicas"?: object } } }[])
+                .filter((entry) => entry.fieldsV1["f:spec"]?.["f:replicas"] !== undefined)
+                .map((entry) => entry.manager);
+        assert.deepEqual(await owners(), ["helm"]);
+        const { json: scale } = await kube("GET", SCALE_PATH);
+        assert.equal((await kube("PUT", `${SCALE_PATH}?fieldManager=pulumi-platform`, { ...scale, spec: { replicas: 3 } })).status, 200);
+        assert.deepEqual(await owners(), ["pulumi-platform"]);
     });
 
     it("a watch from a resourceVersion streams what changed after it: the new pod added, started, then removed again", async () => {

@@ -99,7 +99,7 @@ export class WorkloadApi {
         const objectKind: ObjectKind = plural === "pods" ? "Pod" : plural === "statefulsets" ? "StatefulSet" : "PersistentVolumeClaim";
         const asTable = method === "GET" && wantsTable(request.headers.accept);
         if (watching) return this.watch(request, response, url, objectKind, asTable);
-        if (call.scale) return this.scale(method, response, call.body, url.searchParams.get("fieldManager") ?? undefined);
+        if (call.scale) return this.scale(method, response, call.body, url.searchParams.get("fieldManager") ?? managerOf(request.headers["user-agent"]));
         const version = String(this.workloads.currentVersion);
         if (plural === "statefulsets") {
             const statefulSet = this.workloads.statefulSet();
@@ -294,3 +294,8 @@ const DISCOVERY: Record<string, object | ((request: http.IncomingMessage) => obj
     },
     "/apis/autoscaling/v1": { kind: "APIResourceList", apiVersion: "v1", groupVersion: "autoscaling/v1", resources: [] },
 };
+
+/** The field manager of a write that names none: the client's user agent up to its first "/", as the API server takes it. */
+function managerOf(userAgent: string | undefined): string {
+    return userAgent?.split("/")[0] || "unknown";
+}

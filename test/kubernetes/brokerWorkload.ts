@@ -110,12 +110,14 @@ export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Pr
 export const CHART = path.join(__dirname, "chart");
 export const RELEASE = "zeebe";
 
-/** Runs helm with the admin's kubeconfig in the namespace; returns what it printed. */
-export function helm(plane: ControlPlane, bin: string, args: string[]): string {
+/** Runs helm with the admin's kubeconfig in the namespace (`paths` first on its PATH); returns what it printed. */
+export function helm(plane: ControlPlane, bin: string, args: string[], paths: string[] = []): string {
     return execFileSync(bin, [...args, "--namespace", NAMESPACE, "--kubeconfig", plane.adminKubeconfigFile], {
         encoding: "utf8",
         env: {
-            PATH: process.env.PATH,
+            // What a post-renderer runs (kubectl) sees the same cluster.
+            PATH: [...paths, process.env.PATH].join(path.delimiter),
+            KUBECONFIG: plane.adminKubeconfigFile,
             HOME: process.env.HOME,
             HELM_CACHE_HOME: path.join(plane.workDir, "helm-cache"),
             HELM_CONFIG_HOME: path.join(plane.workDir, "helm-config"),

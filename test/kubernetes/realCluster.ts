@@ -17,6 +17,8 @@ export interface RealCluster {
     /** Names of the namespace's pods or claims, those being deleted left out. */
     names(kind: "pods" | "persistentvolumeclaims"): Promise<string[]>;
     waitReady(count: number): Promise<void>;
+    /** Until the pods of these ordinals are gone (the kubelet stopped their brokers). */
+    waitPodsGone(...ordinals: number[]): Promise<void>;
 }
 
 const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
@@ -70,6 +72,17 @@ export function useRealCluster(): { start(spec?: Partial<WorkloadSpec>): Promise
                         await new Promise((resolve) => setTimeout(resolve, 100));
                     }
                     throw new Error(`the StatefulSet never had ${count} ready pods:\n${plane.logs()}`);
+                },
+                waitPodsGone: async (...ordinals) => {
+                    const gone = (names: string[]) => ordinals.every((ordinal) => !names.includes(`${STATEFUL_SET}-${ordinal}`));
+                    for (let i = 0; i < 300; i++) {
+                        const pods = ((await plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/pods`)).items as { metadata: { name: string } }[]).map(
+                            (pod) => pod.metadata.name,
+                        );
+                        if (gone(pods)) return;
+                        await new Promise((resolve) => setTimeout(resolve, 100));
+                    }
+                    throw new Error(`the pods of ordinals ${ordinals.join(", ")} never went away`);
                 },
             };
             // The emulator starts with brokers 0-2: those pods are Ready; others only once their brokers are members.

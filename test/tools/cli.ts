@@ -4,13 +4,21 @@
 // first when needed) and nothing else on stdout. A build that cannot be done says what is missing and exits 1.
 import * as path from "path";
 import { ToolBuildError } from "./goBuild";
-import { HELM_VERSIONS, helmTools } from "./helm";
-import { KUBERNETES_VERSIONS, kubernetesTools } from "./kubernetes";
+import { HELM_VERSION, HELM_VERSIONS, helmTools } from "./helm";
+import { KUBERNETES_VERSIONS, kubectlTools, kubernetesTools } from "./kubernetes";
 import { PULUMI_VERSIONS, pulumiTools } from "./pulumi";
 
 const TOOLS: Record<string, { versions: string[]; build: (version: string) => Promise<string> }> = {
     pulumi: { versions: PULUMI_VERSIONS, build: pulumiTools },
-    kubernetes: { versions: KUBERNETES_VERSIONS, build: kubernetesTools },
+    // The Kubernetes tier's tools: the control plane, kubectl of its release and helm (the Helm stories run both).
+    kubernetes: {
+        versions: KUBERNETES_VERSIONS,
+        build: async (version) => {
+            await helmTools(HELM_VERSION);
+            await kubectlTools(version);
+            return kubernetesTools(version);
+        },
+    },
     helm: { versions: HELM_VERSIONS, build: helmTools },
 };
 

@@ -23,42 +23,61 @@ export async function kubernetesTools(version: string): Promise<string> {
     const started = Date.now();
     progress(`kubernetes v${version}: building into ${dir}`);
     fs.rmSync(dir, { recursive: true, force: true });
-    const source = await moduleDir(KUBERNETES, `v${version}`);
-    const minor = version.split(".")[1];
-    const stagingVersion = `v0.${minor}.${version.split(".")[2]}`;
-    const versionFlags = (pkg: string) =>
-        [
-            `gitVersion=v${version}`,
-            "gitMajor=1",
-            `gitMinor=${minor}`,
-            "gitTreeState=clean",
-            `buildDate=${new Date(started).toISOString().replace(/\.\d+Z$/, "Z")}`,
-        ]
-            .map((setting) => `-X ${pkg}.${setting}`)
-            .join(" ");
-    await buildGoPrograms(
+    await buildFromRelease(
         `kubernetes v${version}`,
-        {
-            goMod: [
-                `require ${KUBERNETES} v${version}`,
-                ...stagingReplaces(source, stagingVersion),
-                ...nonLocalReplaces(source),
-                ...[`${KUBERNETES}/cmd/kube-apiserver`, `${KUBERNETES}/cmd/kube-controller-manager`, ETCD].map((pkg) => `tool ${pkg}`),
-                `godebug default=go1.${goMinor(source)}`,
-            ],
-            programs: [
-                { name: "kube-apiserver", pkg: `${KUBERNETES}/cmd/kube-apiserver` },
-                { name: "kube-controller-manager", pkg: `${KUBERNETES}/cmd/kube-controller-manager` },
-                { name: "etcd", pkg: ETCD },
-            ],
-            ldflags: `-w -s ${versionFlags("k8s.io/component-base/version")} ${versionFlags("k8s.io/client-go/pkg/version")}`,
-            tags: "selinux,notest,grpcnotrace",
-        },
+        version,
+        [
+            { name: "kube-apiserver", pkg: `${KUBERNETES}/cmd/kube-apiserver` },
+            { name: "kube-controller-manager", pkg: `${KUBERNETES}/cmd/kube-controller-manager` },
+            { name: "etcd", pkg: ETCD },
+        ],
         path.join(dir, "bin"),
     );
     if (!works(dir, version)) throw new Error(`kubernetes v${version}: the build in ${dir} does not print its version`);
     progress(`kubernetes v${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
     return dir;
+}
+
+/** kubectl of the same release (what the README's Helm post-renderer runs), in a folder of its own. */
+export async function kubectlTools(version: string): Promise<string> {
+    const dir = toolDir("kubectl", `v${version}`);
+    const kubectl = path.join(dir, "bin", "kubectl");
+    const built = () => printedVersion(kubectl, ["version", "--client"]).includes(`v${version}`);
+    if (built()) return dir;
+    const started = Date.now();
+    progress(`kubectl v${version}: building into ${dir}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await buildFromRelease(`kubectl v${version}`, version, [{ name: "kubectl", pkg: `${KUBERNETES}/cmd/kubectl` }], path.join(dir, "bin"));
+    if (!built()) throw new Error(`kubectl v${version}: the build in ${dir} does not print its version`);
+    progress(`kubectl v${version}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+    return dir;
+}
+
+/** Builds programs of the release (and etcd) from a scratch module that requires k8s.io/kubernetes at `version`. */
+async function buildFromRelease(label: string, version: string, programs: { name: string; pkg: string }[], bin: string): Promise<void> {
+    const source = await moduleDir(KUBERNETES, `v${version}`);
+    const minor = version.split(".")[1];
+    const stagingVersion = `v0.${minor}.${version.split(".")[2]}`;
+    const versionFlags = (pkg: string) =>
+        [`gitVersion=v${version}`, "gitMajor=1", `gitMinor=${minor}`, "gitTreeState=clean", `buildDate=${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`]
+            .map((setting) => `-X ${pkg}.${setting}`)
+            .join(" ");
+    await buildGoPrograms(
+        label,
+        {
+            goMod: [
+                `require ${KUBERNETES} v${version}`,
+                ...stagingReplaces(source, stagingVersion),
+                ...nonLocalReplaces(source),
+                ...programs.map((program) => `tool ${program.pkg}`),
+                `godebug default=go1.${goMinor(source)}`,
+            ],
+            programs,
+            ldflags: `-w -s ${versionFlags("k8s.io/component-base/version")} ${versionFlags("k8s.io/client-go/pkg/version")}`,
+            tags: "selinux,notest,grpcnotrace",
+        },
+        bin,
+    );
 }
 
 /** `replace k8s.io/X => k8s.io/X v0.N.P` for every staging module the release's go.mod points at a local folder. */
@@ -78,9 +97,16 @@ function works(dir: string, version: string): boolean {
     const bin = path.join(dir, "bin");
     try {
         for (const program of PROGRAMS) if (!fs.existsSync(path.join(bin, program))) return false;
-        const printed = execFileSync(path.join(bin, "kube-apiserver"), ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-        return printed.trim() === `Kubernetes v${version}`;
+        return printedVersion(path.join(bin, "kube-apiserver"), ["--version"]) === `Kubernetes v${version}`;
     } catch {
         return false;
+    }
+}
+
+function printedVersion(program: string, args: string[]): string {
+    try {
+        return execFileSync(program, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    } catch {
+        return "";
     }
 }

@@ -1,0 +1,87 @@
+// Helm as users run it, on the real control plane: the brokers' StatefulSet installed by `helm install` of a small
+// chart (chart/: clusterSize replicas, as the platform's chart has it), scaled by ClusterScale, then `helm upgrade` as
+// a pipeline runs it. Measured here: Helm 3's three-way merge writes the chart's count back on every upgrade, values
+// unchanged or not (the brokers above it stop while they hold replicas), and ClusterScale's next preview refuses; a
+// post-renderer that drops spec.replicas from an installed release sets it to 1; the post-renderer of
+// examples/helm-keep-replicas, which writes the live count into the manifest, keeps it. The README's "Who owns
+// .spec.replicas" says so.
+import assert from "node:assert/strict";
+import * as fs from "fs";
+import * as path from "path";
+import { failed, printed, succeeded } from "../provider/clusterScaleSupport";
+import { toolDir } from "../tools/toolsDir";
+import { HELM_VERSION } from "../tools/helm";
+import { KUBERNETES_VERSION } from "../tools/kubernetes";
+import { CHART, NAMESPACE, RELEASE, STATEFUL_SET, helm } from "./brokerWorkload";
+import { type RealCluster, useRealCluster } from "./realCluster";
+
+const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
+const OTHER_MANAGER = "spec.replicas is also written by helm";
+const KEEP_REPLICAS = path.resolve(__dirname, "..", "..", "examples", "helm-keep-replicas", "keep-live-replicas.sh");
+
+function helmBin(): string {
+    const bin = path.join(toolDir("helm", `v${HELM_VERSION}`), "bin", "helm");
+    if (!fs.existsSync(bin)) throw new Error(`no helm at ${bin}: run \`npm run tools:kubernetes\` (needs Go)`);
+    return bin;
+}
+
+/** The field managers that own spec.replicas, with the subresource they wrote it through. */
+async function replicaOwners(cluster: RealCluster): Promise<string[]> {
+    const sts = await cluster.plane.admin.must("GET", STS);
+    const fields = (sts.metadata as { managedFields: { manager: string; subresource?: string; fieldsV1?: { "f:spec"?: Record<string, unknown> } }[] })
+        .managedFields;
+    return fields
+        .filter((entry) => entry.fieldsV1?.["f:spec"]?.["f:replicas"] !== undefined)
+        .map((entry) => `${entry.manager}${entry.subresource ? ` (${entry.subresource})` : ""}`);
+}
+
+describe(`ClusterScale and Helm ${HELM_VERSION} on a real control plane`, function () {
+    this.timeout(240_000);
+    const real = useRealCluster();
+    const upgrade = (cluster: RealCluster, ...args: string[]) => helm(cluster.plane, helmBin(), ["upgrade", RELEASE, CHART, ...args]);
+
+    it("helm upgrade with unchanged values writes the chart's count back (the brokers above it stop), ClusterScale's preview then refuses; a post-renderer dropping replicas sets 1", async () => {
+        const cluster = await real.start({ helm: helmBin() });
+        const preview = await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route });
+        assert.ok(printed(preview, OTHER_MANAGER), preview.result.stdout);
+        succeeded(await cluster.run("up", { brokerCount: 5, kubernetes: cluster.route }));
+        // An Update through /scale takes spec.replicas over: helm no longer shows as its manager, so nothing warns now.
+        assert.deepEqual(await replicaOwners(cluster), ["pulumi-platform (scale)"]);
+        assert.ok(!printed(await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route }), OTHER_MANAGER));
+
+        upgrade(cluster, "--reuse-values");
+        assert.equal(await cluster.replicas(), 3, "helm upgrade with unchanged values kept ClusterScale's count");
+        await cluster.waitPodsGone(3, 4);
+        assert.deepEqual(cluster.kubelet.lost.map((broker) => broker.brokerId).sort(), [3, 4], "the brokers Helm's count stopped held no replicas");
+        const refused = failed(await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route }));
+        assert.match(refused, /its replicas \(3\) are below the layout's highest broker: brokers 3, 4 .*raise it to 5 again/);
+
+        const dropReplicas = path.join(cluster.plane.workDir, "drop-replicas.sh");
+        fs.writeFileSync(dropReplicas, "#!/bin/sh\nsed '/^  replicas:/d'\n", { mode: 0o755 });
+        upgrade(cluster, "--reuse-values", "--post-renderer", dropReplicas);
+        assert.equal(await cluster.replicas(), 1, "the three-way merge deletes a field the last release had: the API server defaults it");
+    });
+
+    it("the README's post-renderer keeps ClusterScale's count through helm upgrades, values unchanged or changed, growing and shrinking", async () => {
+        const cluster = await real.start({ helm: helmBin() });
+        const kubectl = path.join(toolDir("kubectl", `v${KUBERNETES_VERSION}`), "bin");
+        const keep = ["--post-renderer", KEEP_REPLICAS, "--post-renderer-args", NAMESPACE, "--post-renderer-args", STATEFUL_SET];
+        const upgradeKeeping = (...args: string[]) =>
+            helm(cluster.plane, helmBin(), ["upgrade", RELEASE, CHART, "--reuse-values", ...keep, ...args], [kubectl]);
+        for (const brokerCount of [5, 3]) {
+            succeeded(await cluster.run("up", { brokerCount, kubernetes: cluster.route }));
+            upgradeKeeping();
+            upgradeKeeping("--set", `annotations.layout=brokers-${brokerCount}`);
+            assert.equal(await cluster.replicas(), brokerCount, "helm upgrade changed the count");
+            const clean = await cluster.run("preview", { brokerCount, kubernetes: cluster.route });
+            succeeded(clean);
+            assert.ok(
+                clean.result.steps.every((step) => step.op === "same"),
+                clean.result.stdout,
+            );
+        }
+        assert.deepEqual(cluster.kubelet.lost, []);
+        // The chart's own count is untouched: the release's values still say 3.
+        assert.match(helm(cluster.plane, helmBin(), ["get", "values", RELEASE, "--all"]), /clusterSize: 3/);
+    });
+});
