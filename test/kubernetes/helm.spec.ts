@@ -38,50 +38,48 @@ async function replicaOwners(cluster: RealCluster): Promise<string[]> {
 describe(`ClusterScale and Helm ${HELM_VERSION} on a real control plane`, function () {
     this.timeout(240_000);
     const real = useRealCluster();
-    const upgrade = (cluster: RealCluster, ...args: string[]) => helm(cluster.plane, helmBin(), ["upgrade", RELEASE, CHART, ...args]);
 
-    it("helm upgrade with unchanged values writes the chart's count back (the brokers above it stop), ClusterScale's preview then refuses; a post-renderer dropping replicas sets 1", async () => {
-        const cluster = await real.start({ helm: helmBin() });
-        const preview = await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route });
-        assert.ok(printed(preview, OTHER_MANAGER), preview.result.stdout);
-        succeeded(await cluster.run("up", { brokerCount: 5, kubernetes: cluster.route }));
-        // An Update through /scale takes spec.replicas over: helm no longer shows as its manager, so nothing warns now.
-        assert.deepEqual(await replicaOwners(cluster), ["pulumi-platform (scale)"]);
-        assert.ok(!printed(await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route }), OTHER_MANAGER));
-
-        upgrade(cluster, "--reuse-values");
-        assert.equal(await cluster.replicas(), 3, "helm upgrade with unchanged values kept ClusterScale's count");
-        await cluster.waitPodsGone(3, 4);
-        assert.deepEqual(cluster.kubelet.lost.map((broker) => broker.brokerId).sort(), [3, 4], "the brokers Helm's count stopped held no replicas");
-        const refused = failed(await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route }));
-        assert.match(refused, /its replicas \(3\) are below the layout's highest broker: brokers 3, 4 .*raise it to 5 again/);
-
-        const dropReplicas = path.join(cluster.plane.workDir, "drop-replicas.sh");
-        fs.writeFileSync(dropReplicas, "#!/bin/sh\nsed '/^  replicas:/d'\n", { mode: 0o755 });
-        upgrade(cluster, "--reuse-values", "--post-renderer", dropReplicas);
-        assert.equal(await cluster.replicas(), 1, "the three-way merge deletes a field the last release had: the API server defaults it");
-    });
-
-    it("the README's post-renderer keeps ClusterScale's count through helm upgrades, values unchanged or changed, growing and shrinking", async () => {
+    it("the README's post-renderer keeps ClusterScale's count through helm upgrades, growing and shrinking; without it even an unchanged upgrade writes the chart's count back, and dropping replicas sets 1", async () => {
         const cluster = await real.start({ helm: helmBin() });
         const kubectl = path.join(toolDir("kubectl", `v${KUBERNETES_VERSION}`), "bin");
         const keep = ["--post-renderer", KEEP_REPLICAS, "--post-renderer-args", NAMESPACE, "--post-renderer-args", STATEFUL_SET];
-        const upgradeKeeping = (...args: string[]) =>
-            helm(cluster.plane, helmBin(), ["upgrade", RELEASE, CHART, "--reuse-values", ...keep, ...args], [kubectl]);
-        for (const brokerCount of [5, 3]) {
+        const upgrade = (...args: string[]) => helm(cluster.plane, helmBin(), ["upgrade", RELEASE, CHART, "--reuse-values", ...args], [kubectl]);
+
+        const preview = await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route });
+        assert.ok(printed(preview, OTHER_MANAGER), preview.result.stdout);
+        for (const brokerCount of [5, 4]) {
             succeeded(await cluster.run("up", { brokerCount, kubernetes: cluster.route }));
-            upgradeKeeping();
-            upgradeKeeping("--set", `annotations.layout=brokers-${brokerCount}`);
-            assert.equal(await cluster.replicas(), brokerCount, "helm upgrade changed the count");
+            // An Update through /scale takes spec.replicas over: helm no longer shows as its manager.
+            assert.deepEqual(await replicaOwners(cluster), ["pulumi-platform (scale)"]);
+            upgrade(...keep);
+            upgrade(...keep, "--set", `annotations.layout=brokers-${brokerCount}`);
+            assert.equal(await cluster.replicas(), brokerCount, "helm upgrade with the post-renderer changed the count");
             const clean = await cluster.run("preview", { brokerCount, kubernetes: cluster.route });
             succeeded(clean);
+            assert.ok(!printed(clean, OTHER_MANAGER), clean.result.stdout);
             assert.ok(
                 clean.result.steps.every((step) => step.op === "same"),
                 clean.result.stdout,
             );
         }
-        assert.deepEqual(cluster.kubelet.lost, []);
+        assert.equal(cluster.kubelet.lost.length, 0, "a broker was stopped while it held replicas");
         // The chart's own count is untouched: the release's values still say 3.
         assert.match(helm(cluster.plane, helmBin(), ["get", "values", RELEASE, "--all"]), /clusterSize: 3/);
+
+        upgrade();
+        assert.equal(await cluster.replicas(), 3, "helm upgrade with unchanged values kept ClusterScale's count");
+        await cluster.waitPodsGone(3);
+        assert.deepEqual(
+            cluster.kubelet.lost.map((broker) => broker.brokerId),
+            [3],
+            "the broker Helm's count stopped held no replicas",
+        );
+        const refused = failed(await cluster.run("preview", { brokerCount: 4, kubernetes: cluster.route }));
+        assert.match(refused, /its replicas \(3\) are below the layout's highest broker: broker 3 .*raise it to 4 again/);
+
+        const dropReplicas = path.join(cluster.plane.workDir, "drop-replicas.sh");
+        fs.writeFileSync(dropReplicas, "#!/bin/sh\nsed '/^  replicas:/d'\n", { mode: 0o755 });
+        upgrade("--post-renderer", dropReplicas);
+        assert.equal(await cluster.replicas(), 1, "the three-way merge deletes a field the last release had: the API server defaults it");
     });
 });
