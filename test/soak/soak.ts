@@ -4,6 +4,7 @@
 // processes of its own, every other run in this process), a refresh now and then, the up that resumes a killed or
 // failed one, then the invariants, a preview right after included.
 
+import { killedAtLine } from "./killAtLine";
 import { brokenInvariants } from "./invariants";
 import { Random } from "./random";
 import { Fault, SoakLayout, SoakModel, SoakStep, nextStep } from "./steps";
@@ -153,18 +154,8 @@ async function runStep(
 async function faultedUp(world: SoakWorld, step: SoakStep): Promise<ScaleRun> {
     const fault = step.fault;
     switch (fault?.kind) {
-        case "kill": {
-            const kill = new AbortController();
-            let timer: NodeJS.Timeout | undefined;
-            const run = await world.run("up", step.layout, {
-                signal: kill.signal,
-                onLine: (line) => {
-                    if (timer === undefined && PHASES[fault.at].test(line)) timer = setTimeout(() => kill.abort(), fault.afterMs);
-                },
-            });
-            clearTimeout(timer);
-            return run;
-        }
+        case "kill":
+            return killedAtLine((options) => world.run("up", step.layout, options), PHASES[fault.at], fault.afterMs);
         case "podDeleted":
         case "containerRestart": {
             let done = false;

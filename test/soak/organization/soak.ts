@@ -5,6 +5,7 @@
 // as its way out (existingClusterId, replaceExisting, adoptExisting) is answered the way its message says, in the
 // program, as a pipeline's owner would. The invariants (invariants.ts) are checked after every step.
 
+import { killedAtLine } from "../killAtLine";
 import { CLIENT } from "../../provider/adminClientSupport";
 import { SecretLedger } from "../../support/secretScan";
 import { producedTexts } from "../../support/stack";
@@ -149,18 +150,8 @@ async function runStep(world: OrganizationWorld, step: OrganizationStep): Promis
 async function faultedUp(world: OrganizationWorld, step: OrganizationStep): Promise<AdminRun> {
     const fault = step.fault;
     switch (fault?.kind) {
-        case "kill": {
-            const kill = new AbortController();
-            let timer: NodeJS.Timeout | undefined;
-            const run = await world.run("up", step.program, {
-                signal: kill.signal,
-                onLine: (line) => {
-                    if (timer === undefined && KILL_PHASES[fault.at].test(line)) timer = setTimeout(() => kill.abort(), fault.afterMs);
-                },
-            });
-            clearTimeout(timer);
-            return run;
-        }
+        case "kill":
+            return killedAtLine((options) => world.run("up", step.program, options), KILL_PHASES[fault.at], fault.afterMs);
         case "lostAnswer":
             world.control.addFault({
                 interface: "admin",
