@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { clientSecretFor, clientSecretProblem, describeFailures, resolveAdminSettings } from "./inputs";
+import { clientSecretFor, clientSecretProblem, describeFailures, resolveAdminSettings } from "../shared/adminSettings";
 import type { OrganizationMemberInfo } from "./types";
 import { CONFIG_NAMESPACE, readCredentialConfig } from "../shared/credentials";
 import { listOrganizationMembers } from "./memberListing";

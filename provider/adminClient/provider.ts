@@ -22,10 +22,10 @@
 
 import { randomUUID } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN, clientSecretFor, clientSecretProblem, resolveAdminSettings } from "./inputs";
+import { UNKNOWN, clientSecretFor, clientSecretProblem, resolveAdminSettings } from "../shared/adminSettings";
 import type { AdminSettings, OrganizationMemberInfo } from "./types";
 import { CONFIG_NAMESPACE, StackCredentialConfig, describeSources, readCredentialConfig } from "../shared/credentials";
-import { secretChanged } from "../clusterScale/outputs";
+import { secretChanged } from "../shared/secretChanged";
 import { asResourceFailures } from "../shared/checkFailures";
 import { debugLogFor } from "../shared/debugLog";
 import { type MemberListing, listOrganizationMembers } from "./memberListing";

@@ -8,12 +8,4 @@ export interface OrganizationMemberInfo {
     invitePending: boolean;
 }
 
-/** Where AdminClient gets its tokens and members: every setting except the secret, resolved. */
-export interface AdminSettings {
-    clientId: string;
-    /** The token issuer's endpoint. */
-    oauthUrl: string;
-    audience: string;
-    /** Base URL of the administration API. */
-    baseUrl: string;
-}
+export type { AdminSettings } from "../shared/adminSettings";

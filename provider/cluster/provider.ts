@@ -18,7 +18,7 @@ import { AdminProvider, type Tell, partialFailure } from "../shared/adminProvide
 import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
-import { secretChanged } from "../clusterScale/outputs";
+import { secretChanged } from "../shared/secretChanged";
 import { containsUnknown } from "../shared/unknowns";
 import { ClusterDecision, ClusterInputs, decideCluster, fixedChanges, stageOf } from "./decision";
 import { checkClusterInputs } from "./inputs";

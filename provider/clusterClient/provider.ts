@@ -18,7 +18,7 @@ import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { claimOnce } from "../shared/claims";
-import { secretChanged } from "../clusterScale/outputs";
+import { secretChanged } from "../shared/secretChanged";
 import { containsUnknown } from "../shared/unknowns";
 import { ClientInputs, checkClientInputs } from "./inputs";
 

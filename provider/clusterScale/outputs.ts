@@ -106,11 +106,6 @@ export function withCredentials(
     };
 }
 
-/** Whether a secret setting differs from the one the outputs keep (compared by value, never shown). */
-export function secretChanged(kept: unknown, given: unknown): boolean {
-    return canonicalJson(kept) !== canonicalJson(given);
-}
-
 /**
  * Outputs for the cluster as `state` shows it. `known`: changes whose plan the outputs may keep, the first with the
  * id of the cluster's last change (the caller has made sure it is that change, not one with the same id).
@@ -200,16 +195,6 @@ function changeRecord(record: ApiChangeRecord): ChangeRecord {
     if (record.startedAt.raw !== null) result.startedAt = record.startedAt.raw;
     if (record.completedAt.raw !== null) result.completedAt = record.completedAt.raw;
     return result;
-}
-
-/** JSON with object keys sorted, so that equal values compare equal whatever their key order. */
-function canonicalJson(value: unknown): string | undefined {
-    if (value === undefined) return undefined;
-    return JSON.stringify(value, (_key, item: unknown) =>
-        typeof item === "object" && item !== null && !Array.isArray(item)
-            ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-            : item,
-    );
 }
 
 /** The last change as the old outputs record it (its plan cut to its first operations). */

@@ -24,16 +24,8 @@ import { asResourceFailures } from "../shared/checkFailures";
 import { claimOnce } from "../shared/claims";
 import { type ClientSettings, type Clients, clientsFor } from "./clients";
 import { type ClusterScaleInputs, type InputDefaults, checkInputs, containsUnknown, desiredLayout, requestUnknown } from "./inputs";
-import {
-    type ClusterScaleOutputs,
-    type ClusterScaleSettings,
-    changedSettings,
-    outputsFrom,
-    recordedChange,
-    secretChanged,
-    settingsOf,
-    withCredentials,
-} from "./outputs";
+import { type ClusterScaleOutputs, type ClusterScaleSettings, changedSettings, outputsFrom, recordedChange, settingsOf, withCredentials } from "./outputs";
+import { secretChanged } from "../shared/secretChanged";
 import { type ClusterView, decideDiff, diffResult } from "./decision";
 import { staleLine, staleRecord } from "./staleRecord";
 import { driftLine, driftOf } from "./drift";

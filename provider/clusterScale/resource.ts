@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ENTRY_POINTS } from "../shared/entryPoints";
 import { providerShim } from "../shared/providerShim";
 import type { BrokerLayout, ChangeRecord, PlannedChange } from "./types";
+import type { TlsArgs } from "../shared/tlsArgs";
 
 /** Credentials for a management API that sits behind authentication (the API itself has none by default). */
 export interface ManagementAuthArgs {
@@ -14,15 +15,7 @@ export interface ManagementAuthArgs {
     audience?: pulumi.Input<string>;
 }
 
-/** TLS for APIs behind HTTPS with a private CA or client certificates (PEM text). */
-export interface TlsArgs {
-    /** CA certificate(s) to trust besides the system's (and besides PLATFORM_TLS_CA_FILE). */
-    caCertificate?: pulumi.Input<string>;
-    /** Client certificate, for endpoints that require one (with clientKey). */
-    clientCertificate?: pulumi.Input<string>;
-    /** Private key of the client certificate. */
-    clientKey?: pulumi.Input<string>;
-}
+export type { TlsArgs };
 
 /**
  * The Kubernetes side: the route through the API server's service proxy (`service`, instead of

@@ -17,7 +17,7 @@ import { AdminProvider, type Tell } from "../shared/adminProvider";
 import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
-import { secretChanged } from "../clusterScale/outputs";
+import { secretChanged } from "../shared/secretChanged";
 import { UNKNOWN, containsUnknown } from "../shared/unknowns";
 
 type Raw = Record<string, unknown>;

@@ -16,7 +16,7 @@ import { AdminProvider, type Tell } from "../shared/adminProvider";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { claimOnce } from "../shared/claims";
-import { secretChanged } from "../clusterScale/outputs";
+import { secretChanged } from "../shared/secretChanged";
 import { UNKNOWN, containsUnknown } from "../shared/unknowns";
 import { checkEntries, entryChanges } from "./entries";
 

@@ -16,7 +16,7 @@ import { messageOf } from "../shared/messageOf";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { claimOnce } from "../shared/claims";
-import { secretChanged } from "../clusterScale/outputs";
+import { secretChanged } from "../shared/secretChanged";
 import { containsUnknown } from "../shared/unknowns";
 import { MemberInputs, checkMemberInputs } from "./inputs";
 import { MemberAction, MemberRecord, decideMember, doneLine, isOwner, previewLine, recordAfter, recordChanges, sameRoles, sends } from "./decision";

@@ -10,8 +10,7 @@
 import { AdminApiClient } from "../../sdk/adminApiClient";
 import { TokenClient } from "../../sdk/auth/tokenClient";
 import type { RetryNotice } from "../../sdk/http/request";
-import { clientSecretFor, clientSecretProblem, resolveAdminSettings } from "../adminClient/inputs";
-import type { AdminSettings } from "../adminClient/types";
+import { type AdminSettings, clientSecretFor, clientSecretProblem, resolveAdminSettings } from "./adminSettings";
 import { Environment, StackCredentialConfig, describeSources } from "./credentials";
 import { debugLogFor } from "./debugLog";
 import { objectInput } from "./objectInput";

@@ -1,6 +1,6 @@
 // The `credentials` argument every administration resource takes (checked by adminCredentials.ts in the provider).
 import type * as pulumi from "@pulumi/pulumi";
-import type { TlsArgs } from "../clusterScale/resource";
+import type { TlsArgs } from "./tlsArgs";
 
 /**
  * How an administration resource reaches the API: each setting falls back to stack config `platform:<name>`, then to

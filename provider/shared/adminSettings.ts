@@ -1,14 +1,23 @@
-// AdminClient's settings: resolved through the fallbacks (given value, stack config, environment) and
-// validated by zod schemas without any request. During preview a given value may be the engine's unknown sentinel; it
+// The administration API's settings (AdminClient's, and every administration resource's `credentials`): resolved
+// through the fallbacks (given value, stack config, environment) and validated by zod schemas without any request. During preview a given value may be the engine's unknown sentinel; it
 // is kept as it is and never validated.
 
 import { z } from "zod";
-import type { AdminSettings } from "./types";
-import { CredentialSettingName, Environment, StackCredentialConfig, describeSources, settingFromConfigOrEnv } from "../shared/credentials";
-import { UNKNOWN } from "../shared/unknowns";
-import { UrlProblem, hostNameOf, httpUrlProblem, protocolOf } from "../shared/urlRules";
+import { CredentialSettingName, Environment, StackCredentialConfig, describeSources, settingFromConfigOrEnv } from "./credentials";
+import { UNKNOWN } from "./unknowns";
+import { UrlProblem, hostNameOf, httpUrlProblem, protocolOf } from "./urlRules";
 
-export { UNKNOWN } from "../shared/unknowns";
+export { UNKNOWN } from "./unknowns";
+
+/** Where the administration API's tokens and answers come from: every setting except the secret, resolved. */
+export interface AdminSettings {
+    clientId: string;
+    /** The token issuer's endpoint. */
+    oauthUrl: string;
+    audience: string;
+    /** Base URL of the administration API. */
+    baseUrl: string;
+}
 
 export interface SettingFailure {
     property: string;
