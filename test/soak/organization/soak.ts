@@ -12,7 +12,7 @@ import { producedTexts } from "../../support/stack";
 import { Random } from "../random";
 import { ORGANIZATION_INVARIANTS, brokenOrganizationInvariants } from "./invariants";
 import { KillPhase, OrganizationFault, OrganizationProgram, OrganizationStep, nextOrganizationStep } from "./steps";
-import { OrganizationWorld, SECRET_CONFIG } from "./world";
+import { OrganizationWorld, SECRET_CONFIG, SETTINGS } from "./world";
 import type { AdminRun } from "../../provider/adminClientSupport";
 
 export interface OrganizationStepReport {
@@ -168,6 +168,13 @@ async function faultedUp(world: OrganizationWorld, step: OrganizationStep): Prom
         case "listingLag":
             world.control.updateSettings({ secretDeleteLagMs: fault.ms });
             return world.run("up", step.program);
+        case "clusterCreate":
+            if (fault.outcome === "Unhealthy") {
+                world.control.updateSettings({ clusterCreateOutcome: "Unhealthy" });
+                return world.run("up", step.program);
+            }
+            world.control.updateSettings({ clusterCreateMs: 2_500 });
+            return world.run("up", step.program, { clusterTimeoutSeconds: 1 });
         case "outside":
         case undefined:
             return world.run("up", step.program);
@@ -176,7 +183,10 @@ async function faultedUp(world: OrganizationWorld, step: OrganizationStep): Prom
 
 function clearFaults(world: OrganizationWorld): void {
     world.control.clearFaults();
-    world.control.updateSettings({ secretDeleteLagMs: 0 });
+    const { clusterCreateMs, clusterCreateOutcome } = SETTINGS;
+    world.control.updateSettings({ secretDeleteLagMs: 0, clusterCreateMs, clusterCreateOutcome });
+    // A cluster that ended Unhealthy is repaired in the web console: the next up waits for it.
+    for (const cluster of world.control.hostedClusters()) if (cluster.status === "Unhealthy") world.control.setHostedClusterStatus(cluster.id, "Healthy");
 }
 
 /** A failed up's errors that name no resource: a user could not tell what to fix. */

@@ -42,7 +42,12 @@ export type OrganizationFault =
     /** A deleted connector secret stays listed for a while. */
     | { kind: "listingLag"; ms: number }
     /** Someone changes the organization in the web console before this step (a refresh follows, then the up). */
-    | { kind: "outside"; change: OutsideChange };
+    | { kind: "outside"; change: OutsideChange }
+    /**
+     * The first step's cluster stays Creating past its timeoutSeconds, or ends Unhealthy (repaired in the web console
+     * before the resume up).
+     */
+    | { kind: "clusterCreate"; outcome: "slow" | "Unhealthy" };
 
 export type KillPhase = "clusterCreating" | "clientCreated" | "anyLine";
 
@@ -135,7 +140,7 @@ function drawFault(random: Random, first: boolean): OrganizationFault | undefine
     }
     if (roll < 0.82) return { kind: "rateLimited", interface: random.pick(["admin", "auth"] as const), count: random.int(1, 2) };
     if (roll < 0.88) return { kind: "listingLag", ms: random.int(300, 1_500) };
-    if (first) return undefined;
+    if (first) return { kind: "clusterCreate", outcome: random.pick(["slow", "Unhealthy"] as const) };
     return {
         kind: "outside",
         change: random.pick(["memberRemoved", "roleChanged", "clientDeleted", "secretChanged", "allowlistEdited"] as const),

@@ -25,13 +25,14 @@ export const SECRET_CONFIG: Record<string, string> = Object.fromEntries(
     SECRET_VALUES.map((value, index) => [value, `connector-${index}-${value}-${process.pid}`]),
 );
 
-const SETTINGS = {
+export const SETTINGS = {
     opMs: 10,
     rateLimitBlockSeconds: 0,
     clients: [CLIENT],
     members: ORGANIZATION,
     seats: 20,
     clusterCreateMs: 300,
+    clusterCreateOutcome: "Healthy",
     clusterUpdateMs: 50,
     clusterDeleteMs: 50,
 };
@@ -77,7 +78,7 @@ export class OrganizationWorld {
     async run(
         command: "preview" | "up" | "refresh",
         program: OrganizationProgram,
-        options: { signal?: AbortSignal; onLine?: (line: string) => void } = {},
+        options: { signal?: AbortSignal; onLine?: (line: string) => void; clusterTimeoutSeconds?: number } = {},
     ): Promise<AdminRun> {
         const { config, secrets } = platformConfig(this.running());
         const spec = {
@@ -89,6 +90,7 @@ export class OrganizationWorld {
                 stageLabel: program.cluster.stageLabel,
                 ...(program.cluster.description !== undefined ? { description: program.cluster.description } : {}),
                 ...(program.cluster.existingClusterId !== undefined ? { existingClusterId: program.cluster.existingClusterId } : {}),
+                ...(options.clusterTimeoutSeconds !== undefined ? { timeoutSeconds: options.clusterTimeoutSeconds } : {}),
             },
             clients: program.clients,
             secrets: program.secrets.map(({ name, secretName, value, adoptExisting }) => ({ name, secretName, valueKey: value, adoptExisting })),
