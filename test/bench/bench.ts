@@ -48,7 +48,7 @@ export const ALL_SECTIONS: SectionName[] = [
     "organizationSoak",
 ];
 
-/** The full run: about 3 minutes on 2 cores. */
+/** The full run: about 7 minutes on 2 cores (the organization soak about 4 of them). */
 export const FULL_OPTIONS: BenchOptions = {
     sections: ALL_SECTIONS,
     lag: { cases: DEFAULT_CASES, repeats: 15, fixedIntervalsMs: DEFAULT_FIXED_INTERVALS_MS },
