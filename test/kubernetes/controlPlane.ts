@@ -12,6 +12,7 @@ import * as path from "path";
 import { toolDir } from "../tools/toolsDir";
 import { KUBERNETES_VERSION } from "../tools/kubernetes";
 import { unusedPort } from "../support/ports";
+import { makeCertificateAuthority } from "../support/tlsMaterial";
 import { KubeClient } from "./kubeClient";
 
 export interface ControlPlane {
@@ -187,32 +188,10 @@ function routePodNetwork(): string {
 }
 
 function makeCertificates(dir: string): void {
-    const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-    const newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-    openssl("req", "-x509", ...newKey, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=pulumi-platform test cluster CA");
-    const sign = (name: string, subject: string, extensions: string) => {
-        fs.writeFileSync(path.join(dir, `${name}.ext`), extensions);
-        openssl("req", ...newKey, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
-        openssl(
-            "x509",
-            "-req",
-            "-in",
-            `${name}.csr`,
-            "-CA",
-            "ca.crt",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-out",
-            `${name}.crt`,
-            "-days",
-            "2",
-            "-extfile",
-            `${name}.ext`,
-        );
-    };
+    const { sign } = makeCertificateAuthority(dir, "pulumi-platform test cluster CA");
     sign("apiserver", "/CN=kube-apiserver", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
     sign("admin", "/O=system:masters/CN=test-admin", "extendedKeyUsage=clientAuth\n");
+    const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
     openssl("ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "sa.key");
     openssl("ec", "-in", "sa.key", "-pubout", "-out", "sa.pub");
 }

@@ -20,30 +20,7 @@ export interface TlsMaterial {
 export function makeTlsMaterial(): TlsMaterial {
     const dir = mkdtempSync(join(tmpdir(), "platform-tls-"));
     const file = (name: string) => join(dir, name);
-    const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
-    const newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-    openssl("req", "-x509", ...newKey, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=pulumi-platform test CA");
-    const sign = (name: string, subject: string, extensions: string) => {
-        writeFileSync(file(`${name}.ext`), extensions);
-        openssl("req", ...newKey, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
-        openssl(
-            "x509",
-            "-req",
-            "-in",
-            `${name}.csr`,
-            "-CA",
-            "ca.crt",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-out",
-            `${name}.crt`,
-            "-days",
-            "2",
-            "-extfile",
-            `${name}.ext`,
-        );
-    };
+    const { sign } = makeCertificateAuthority(dir, "pulumi-platform test CA");
     sign("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n");
     sign("client", "/CN=platform-ci", "extendedKeyUsage=clientAuth\n");
     const read = (name: string) => readFileSync(file(name), "utf8");
@@ -55,5 +32,38 @@ export function makeTlsMaterial(): TlsMaterial {
         clientKey: read("client.key"),
         caFile: file("ca.crt"),
         remove: () => rmSync(dir, { recursive: true, force: true }),
+    };
+}
+
+/**
+ * A private CA in `dir` (ca.crt, ca.key) and what signs with it: `sign(name, subject, extensions)` writes `<name>.key`
+ * and `<name>.crt` (EC P-256, two days) there.
+ */
+export function makeCertificateAuthority(dir: string, commonName: string): { sign(name: string, subject: string, extensions: string): void } {
+    const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "pipe" });
+    const newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+    openssl("req", "-x509", ...newKey, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", `/CN=${commonName}`);
+    return {
+        sign(name, subject, extensions) {
+            writeFileSync(join(dir, `${name}.ext`), extensions);
+            openssl("req", ...newKey, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", subject);
+            openssl(
+                "x509",
+                "-req",
+                "-in",
+                `${name}.csr`,
+                "-CA",
+                "ca.crt",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-out",
+                `${name}.crt`,
+                "-days",
+                "2",
+                "-extfile",
+                `${name}.ext`,
+            );
+        },
     };
 }
