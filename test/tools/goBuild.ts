@@ -1,7 +1,7 @@
 // Building a Go program of a published module here: a scratch module that requires it (repeating the replace
 // directives of the module that a plain `go install …@version` refuses), its modules from the Go module proxy, and a
 // build with the release's flags. A failure says what is missing: Go, the module proxy, or disk.
-import { spawn } from "child_process";
+import { execFileSync, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -97,4 +97,13 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
         child.on("error", reject);
         child.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${err}${out}`))));
     });
+}
+
+/** What a built program prints for its version (trimmed); empty when it is missing or fails. */
+export function printedVersion(program: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
+    try {
+        return execFileSync(program, args, { encoding: "utf8", env, stdio: ["ignore", "pipe", "ignore"] }).trim();
+    } catch {
+        return "";
+    }
 }

@@ -1,9 +1,8 @@
 // Helm (v3) of a pinned version, built from its Go module (helm.sh/helm/v3/cmd/helm) like the other tools: a scratch
 // module that requires it, repeating its non-local replace directives, the version set as its release build sets it.
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { buildGoPrograms, moduleDir, progress } from "./goBuild";
+import { buildGoPrograms, moduleDir, printedVersion, progress } from "./goBuild";
 import { nonLocalReplaces } from "./goModFile";
 import { toolDir } from "./toolsDir";
 
@@ -35,10 +34,5 @@ export async function helmTools(version: string): Promise<string> {
 }
 
 function works(dir: string, version: string): boolean {
-    try {
-        const printed = execFileSync(path.join(dir, "bin", "helm"), ["version", "--short"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-        return printed.trim().startsWith(`v${version}`);
-    } catch {
-        return false;
-    }
+    return printedVersion(path.join(dir, "bin", "helm"), ["version", "--short"]).startsWith(`v${version}`);
 }

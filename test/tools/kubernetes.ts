@@ -2,10 +2,9 @@
 // kube-controller-manager from k8s.io/kubernetes, and etcd (go.etcd.io/etcd/server/v3, at the version the release's
 // API server requires). k8s.io/kubernetes replaces each of its k8s.io staging modules with a local folder, which a
 // module that requires it cannot use: the scratch module replaces each with its published v0.X.Y instead.
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { buildGoPrograms, moduleDir, progress } from "./goBuild";
+import { buildGoPrograms, moduleDir, printedVersion, progress } from "./goBuild";
 import { nonLocalReplaces } from "./goModFile";
 import { toolDir } from "./toolsDir";
 
@@ -95,18 +94,6 @@ function goMinor(source: string): string {
 
 function works(dir: string, version: string): boolean {
     const bin = path.join(dir, "bin");
-    try {
-        for (const program of PROGRAMS) if (!fs.existsSync(path.join(bin, program))) return false;
-        return printedVersion(path.join(bin, "kube-apiserver"), ["--version"]) === `Kubernetes v${version}`;
-    } catch {
-        return false;
-    }
-}
-
-function printedVersion(program: string, args: string[]): string {
-    try {
-        return execFileSync(program, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    } catch {
-        return "";
-    }
+    for (const program of PROGRAMS) if (!fs.existsSync(path.join(bin, program))) return false;
+    return printedVersion(path.join(bin, "kube-apiserver"), ["--version"]) === `Kubernetes v${version}`;
 }

@@ -3,10 +3,9 @@
 // module) beside it. The Node language host (github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3) is a
 // module of its own that the module proxy here refuses at every version, so it is not built: the CLI suite runs
 // programs under @pulumi/pulumi's own language runtime server instead (see test/cli/programServer.ts).
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { buildGoPrograms, moduleDir, progress } from "./goBuild";
+import { buildGoPrograms, moduleDir, printedVersion, progress } from "./goBuild";
 import { nonLocalReplaces } from "./goModFile";
 import { toolDir } from "./toolsDir";
 
@@ -50,14 +49,5 @@ export async function pulumiTools(version: string): Promise<string> {
 function works(dir: string, version: string): boolean {
     const bin = path.join(dir, "bin");
     if (!fs.existsSync(path.join(bin, LAUNCHER))) return false;
-    try {
-        const printed = execFileSync(path.join(bin, "pulumi"), ["version"], {
-            encoding: "utf8",
-            env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-            stdio: ["ignore", "pipe", "ignore"],
-        });
-        return printed.trim() === `v${version}`;
-    } catch {
-        return false;
-    }
+    return printedVersion(path.join(bin, "pulumi"), ["version"], { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }) === `v${version}`;
 }
