@@ -15,6 +15,15 @@ const REPOSITORY = path.resolve(__dirname, "..", "..");
 const PROGRAM_SERVER = path.join(__dirname, "programServer.ts");
 export const PASSPHRASE = "cli-suite-passphrase";
 
+/**
+ * How the program runs: a language runtime server of ours that the CLI connects to (`--client`), started as `command
+ * args… programDir` and printing its port (programServer.ts for TypeScript, the default), or the CLI's own language
+ * host found on PATH (`"host"`).
+ */
+export type ProgramRunner = { command: string; args: string[] } | "host";
+
+const NODE_PROGRAM_SERVER: ProgramRunner = { command: process.execPath, args: ["-r", require.resolve("ts-node/register/transpile-only"), PROGRAM_SERVER] };
+
 export interface CliRunOptions {
     /** Kills the CLI's process group (and the program) at once, SIGKILL, as a killed pipeline would. */
     signal?: AbortSignal;
@@ -55,7 +64,7 @@ export class CliStack {
     readonly workDir: string;
     readonly programDir: string;
     private readonly bin: string;
-    private readonly env: NodeJS.ProcessEnv;
+    private env: NodeJS.ProcessEnv;
     private server?: Promise<ProgramServer>;
 
     private constructor(
@@ -64,6 +73,7 @@ export class CliStack {
         example: string,
         readonly stack: string,
         env: NodeJS.ProcessEnv,
+        private readonly runner: ProgramRunner,
     ) {
         this.bin = bin;
         this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-cli-"));
@@ -102,9 +112,17 @@ export class CliStack {
         config?: Record<string, string>;
         secrets?: Record<string, string>;
         env?: NodeJS.ProcessEnv;
+        runner?: ProgramRunner;
     }): Promise<CliStack> {
         const bin = options.bin ?? (await pulumiBin(options.version ?? ""));
-        const stack = new CliStack(options.version ?? "", bin, options.example, options.stack ?? "dev", options.env ?? {});
+        const stack = new CliStack(
+            options.version ?? "",
+            bin,
+            options.example,
+            options.stack ?? "dev",
+            options.env ?? {},
+            options.runner ?? NODE_PROGRAM_SERVER,
+        );
         await stack.expect(["stack", "init", stack.stack]);
         await stack.setConfig(options.config ?? {}, options.secrets ?? {});
         return stack;
@@ -117,6 +135,11 @@ export class CliStack {
             ...Object.entries(secrets).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
         ];
         if (pairs.length > 0) await this.expect(["config", "set-all", ...pairs]);
+    }
+
+    /** More environment for the commands from now on (a program's SDK path, say, known once the project is copied). */
+    addEnv(env: NodeJS.ProcessEnv): void {
+        this.env = { ...this.env, ...env };
     }
 
     /** The stack's config file as it is now, and a way to put it back. */
@@ -199,8 +222,11 @@ export class CliStack {
         const env = { ...this.env, ...options.env };
         const extra = ["--stack", this.stack, "--non-interactive"];
         const eventLog = path.join(this.workDir, "events", `${Date.now()}-${command}.json`);
-        if (RUNS_PROGRAM.has(command)) {
-            this.server ??= ProgramServer.start(this.programDir, this.env);
+        const runner = this.runner;
+        if (RUNS_PROGRAM.has(command) && runner === "host") {
+            extra.push("--event-log", eventLog);
+        } else if (RUNS_PROGRAM.has(command) && runner !== "host") {
+            this.server ??= ProgramServer.start(runner, this.programDir, this.env);
             const server = await this.server;
             extra.push(`--client=127.0.0.1:${server.port}`, "--exec-kind", "auto.inline", "--event-log", eventLog);
             options.signal?.addEventListener("abort", () => this.stopServer(), { once: true });
@@ -335,16 +361,16 @@ function descendantsOf(pid: number): number[] {
     return found;
 }
 
-/** The stack's programServer.ts. */
+/** The stack's program server (programServer.ts for TypeScript). */
 class ProgramServer {
     private constructor(
         private readonly child: ChildProcess,
         readonly port: number,
     ) {}
 
-    static start(programDir: string, env: NodeJS.ProcessEnv): Promise<ProgramServer> {
+    static start(runner: Exclude<ProgramRunner, "host">, programDir: string, env: NodeJS.ProcessEnv): Promise<ProgramServer> {
         return new Promise((resolve, reject) => {
-            const child = spawn(process.execPath, ["-r", require.resolve("ts-node/register/transpile-only"), PROGRAM_SERVER, programDir], {
+            const child = spawn(runner.command, [...runner.args, programDir], {
                 cwd: programDir,
                 env,
                 stdio: ["ignore", "pipe", "pipe"],

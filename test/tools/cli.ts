@@ -1,4 +1,4 @@
-// npm run tools:pulumi|tools:kubernetes|tools:helm -- [--print-bin] [VERSION ...]
+// npm run tools:pulumi|tools:kubernetes|tools:helm|tools:yaml -- [--print-bin] [VERSION ...]
 // Builds the real tools the real-tool tiers run, into a folder outside the checkout keyed by version (see
 // toolsDir.ts), doing nothing for a version already built. --print-bin prints each version's bin folder (building it
 // first when needed) and nothing else on stdout. A build that cannot be done says what is missing and exits 1.
@@ -7,6 +7,9 @@ import { ToolBuildError } from "./goBuild";
 import { HELM_VERSION, HELM_VERSIONS, helmTools } from "./helm";
 import { KUBERNETES_VERSIONS, kubectlTools, kubernetesTools } from "./kubernetes";
 import { PULUMI_VERSIONS, pulumiTools } from "./pulumi";
+import { YAML_VERSIONS, yamlTools } from "./yaml";
+import { CODEGEN_VERSIONS, codegenTools } from "./codegen";
+import { pythonTools } from "./python";
 
 const TOOLS: Record<string, { versions: string[]; build: (version: string) => Promise<string> }> = {
     pulumi: { versions: PULUMI_VERSIONS, build: pulumiTools },
@@ -20,6 +23,18 @@ const TOOLS: Record<string, { versions: string[]; build: (version: string) => Pr
         },
     },
     helm: { versions: HELM_VERSIONS, build: helmTools },
+    yaml: { versions: YAML_VERSIONS, build: yamlTools },
+    codegen: { versions: CODEGEN_VERSIONS, build: codegenTools },
+    // The languages tier's tools: the CLI, the SDK generators, Python's pulumi package and the YAML language host.
+    languages: {
+        versions: CODEGEN_VERSIONS,
+        build: async (version) => {
+            await pulumiTools(version);
+            await pythonTools(version);
+            await yamlTools(YAML_VERSIONS[0]);
+            return codegenTools(version);
+        },
+    },
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -15,6 +15,8 @@ export interface GoModule {
     ldflags: string;
     tags?: string;
     env?: Record<string, string>;
+    /** Source files of the project's own, copied into the scratch module by relative path (built as `./<dir>`). */
+    files?: Record<string, string>;
 }
 
 export class ToolBuildError extends Error {}
@@ -25,6 +27,10 @@ export async function buildGoPrograms(label: string, module: GoModule, bin: stri
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `platform-${label}-`));
     try {
         fs.writeFileSync(path.join(scratch, "go.mod"), ["module local/platformtools", "", "go 1.26", "", ...module.goMod, ""].join("\n"));
+        for (const [relative, source] of Object.entries(module.files ?? {})) {
+            fs.mkdirSync(path.dirname(path.join(scratch, relative)), { recursive: true });
+            fs.copyFileSync(source, path.join(scratch, relative));
+        }
         const env = { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? "local", GOFLAGS: "-mod=mod", CGO_ENABLED: "0", ...module.env };
         progress(`${label}: resolving modules (go mod tidy)`);
         await go(["mod", "tidy"], scratch, env, "resolve the modules");

@@ -1,0 +1,56 @@
+// The layout of a cluster and a person of the organization, declared in Go.
+//
+// The provider plugin `platform` gets no stack config (a plugin's provider is configured through its own inputs): the
+// settings come from this program's config, and the client secret stays a secret from config to state.
+package main
+
+import (
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+
+	"pulumi-platform/sdk/go/platform"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		cfg := config.New(ctx, "")
+		orDefault := func(key string, fallback int) int {
+			if value, err := cfg.TryInt(key); err == nil {
+				return value
+			}
+			return fallback
+		}
+		layout, err := platform.NewClusterScale(ctx, "cluster", &platform.ClusterScaleArgs{
+			ManagementUrl:     pulumi.String(cfg.Require("managementUrl")),
+			BrokerCount:       pulumi.Int(orDefault("brokerCount", 5)),
+			PartitionCount:    pulumi.Int(orDefault("partitionCount", 8)),
+			ReplicationFactor: pulumi.Int(orDefault("replicationFactor", 3)),
+			TimeoutSeconds:    pulumi.Int(600),
+		})
+		if err != nil {
+			return err
+		}
+		email := cfg.Get("memberEmail")
+		if email == "" {
+			email = "grace@example.com"
+		}
+		member, err := platform.NewOrganizationMember(ctx, "grace", &platform.OrganizationMemberArgs{
+			Email: pulumi.String(email),
+			Roles: pulumi.StringArray{pulumi.String("admin"), pulumi.String("operationsengineer")},
+			Credentials: &platform.AdminCredentialsArgs{
+				ClientId:     pulumi.String(cfg.Require("clientId")),
+				ClientSecret: cfg.RequireSecret("clientSecret"),
+				OauthUrl:     pulumi.String(cfg.Require("oauthUrl")),
+				BaseUrl:      pulumi.String(cfg.Require("baseUrl")),
+			},
+		})
+		if err != nil {
+			return err
+		}
+		ctx.Export("changeId", layout.ChangeId)
+		ctx.Export("partitionCount", layout.PartitionCount)
+		ctx.Export("replicationFactor", layout.ReplicationFactor)
+		ctx.Export("memberRoles", member.Roles)
+		return nil
+	})
+}

@@ -1,0 +1,91 @@
+// ClusterScale's inputs and outputs as the package schema declares them (see ../plugin/schema.ts).
+import { z } from "zod";
+import { tlsDeclaration } from "../shared/declarations";
+
+const int = () => z.number().int();
+
+const managementAuth = z
+    .object({
+        headers: z.record(z.string(), z.string()).optional().describe("Fixed headers sent with every management and gateway request, e.g. Authorization."),
+        clientId: z.string().optional(),
+        clientSecret: z.string().optional(),
+        oauthUrl: z.string().optional(),
+        audience: z.string().optional(),
+    })
+    .meta({ id: "ManagementAuth", description: "Credentials for a management API behind authentication: fixed headers and/or a client-credentials grant." });
+
+const kubernetesRoute = z
+    .object({
+        namespace: z.string().describe("Namespace of the gateway Service and of the StatefulSet."),
+        service: z.string().optional().describe("Name of the Service exposing the management port, reached through the API server's service proxy."),
+        managementPort: int().optional().describe("The Service port of the management API. Default 9600."),
+        gatewayPort: int().optional().describe("The Service port of the gateway's REST API."),
+        kubeconfig: z.string().optional().describe("kubeconfig YAML content or a file path. Else KUBECONFIG, else ~/.kube/config."),
+        context: z.string().optional().describe("The kubeconfig context. Default: its current-context."),
+        statefulSet: z.string().optional().describe("The brokers' StatefulSet in the same namespace (pod ordinal = broker id), kept in step with the layout."),
+        volumesOfRemovedBrokers: z
+            .enum(["retain", "delete"])
+            .optional()
+            .describe('The volume claims of brokers removed by a scale-down: "retain" (default) or "delete".'),
+    })
+    .meta({
+        id: "KubernetesRoute",
+        description: "The Kubernetes side: the route through the API server's service proxy, and/or the brokers' StatefulSet kept in step.",
+    });
+
+const partitionReplica = z.object({ id: int(), priority: int(), state: z.string() }).meta({ id: "PartitionReplica" });
+const brokerLayout = z.object({ id: int(), state: z.string(), partitions: z.array(partitionReplica) }).meta({ id: "BrokerLayout" });
+const plannedChange = z
+    .object({
+        operation: z.string(),
+        brokerId: int().optional(),
+        partitionId: int().optional(),
+        priority: int().optional(),
+        brokers: z.array(int()).optional(),
+    })
+    .meta({ id: "PlannedChange" });
+const changeRecord = z
+    .object({ id: int(), status: z.string(), startedAt: z.string().optional(), completedAt: z.string().optional() })
+    .meta({ id: "ChangeRecord" });
+
+export const clusterScaleDeclaration = {
+    description:
+        "The layout of a workflow-engine cluster: which brokers form it, how many partitions it has and how many replicas each keeps. Preview shows the server's own dry-run plan; up applies it and waits.",
+    inputs: z.object({
+        managementUrl: z.string().optional().describe("Origin of the management port, e.g. http://zeebe-gateway:9600. Else PLATFORM_MANAGEMENT_URL."),
+        gatewayUrl: z.string().optional().describe("Origin of the gateway REST API, used to confirm completion. Else PLATFORM_GATEWAY_URL. Optional."),
+        basePath: z.string().optional().describe("Path of the cluster endpoint. Default /actuator/cluster."),
+        auth: managementAuth.optional().meta({ secret: true }).describe("Optional authentication for the management and gateway APIs (a secret)."),
+        tls: tlsDeclaration
+            .optional()
+            .meta({ secret: true })
+            .describe("Optional TLS trust and client certificate for the management and gateway APIs (a secret)."),
+        kubernetes: kubernetesRoute
+            .optional()
+            .meta({ secret: true })
+            .describe("Reach the management API through the Kubernetes API server, and/or keep the brokers' StatefulSet in step (a secret)."),
+        brokers: z.array(int()).optional().describe("Every broker id of the final cluster. Give this or brokerCount, not both."),
+        brokerCount: int().optional().describe("Number of brokers; the cluster is brokers 0 … brokerCount-1. Give this or brokers, not both."),
+        partitionCount: int().optional().describe("Target partition count. It may only grow."),
+        replicationFactor: int()
+            .optional()
+            .describe("Target replication factor, 1 ≤ replicationFactor ≤ number of brokers. When omitted, the one the resource intends."),
+        force: z
+            .boolean()
+            .optional()
+            .describe("Remove the brokers that are left out without moving their partitions (they are unreachable). Replace-only. Default false."),
+        timeoutSeconds: int().optional().describe("How long create/update wait for the change to complete. Default 1800."),
+        cancelOnTimeout: z.boolean().optional().describe("Cancel the change when the wait times out. Default false."),
+    }),
+    outputs: z.object({
+        changeId: int().describe("Id of the last change applied to reach this layout."),
+        topologyVersion: int().describe("Cluster configuration version after the change."),
+        topology: z.array(brokerLayout).describe("Live brokers with their partitions and priorities."),
+        partitionCount: int().describe("Live partition count."),
+        replicationFactor: int().describe("Live replication factor: the smallest number of replicas any partition has."),
+        intendedReplicationFactor: int().optional().describe("The replication factor every request names: the input, else the one recorded before."),
+        plannedChanges: z.array(plannedChange).describe("The operations of the last applied change, in execution order: the first 100."),
+        plannedChangeCount: int().describe("How many operations the last applied change had."),
+        lastChange: changeRecord.optional(),
+    }),
+};

@@ -1,0 +1,108 @@
+// The provider plugin `platform`: every resource served by the same dynamic provider a TypeScript program's resource
+// uses (check, diff, create, read, update, delete), called the way the dynamic-provider host calls it. What differs
+// is only how the engine talks to a plugin: the resource's name comes from its URN; secrets arrive wrapped (unwrapped
+// here, wrapped again in what goes back); and the engine never says whether it runs a preview, so each check is taken
+// as a preview's (the plan lines show in preview and again in up's update pass).
+import type * as pulumi from "@pulumi/pulumi";
+import type * as provider from "@pulumi/pulumi/provider";
+import { PACKAGE_NAME, SERVED_RESOURCES, type ServedResource } from "./resources";
+import { secretProperties, unwrapSecrets, wrapSecrets } from "./secrets";
+import { secretInputs } from "./secretInputs";
+
+type Props = Record<string, unknown>;
+
+/** The stack config a plugin is never given (pulumi/pulumi#10915): settings come from inputs or the environment. */
+const NO_CONFIG: pulumi.dynamic.ConfigureRequest = { config: { get: () => undefined } as unknown as pulumi.dynamic.ConfigureRequest["config"] };
+
+export class PlatformProvider implements provider.Provider {
+    private readonly loaded = new Map<string, Promise<pulumi.dynamic.ResourceProvider>>();
+
+    constructor(
+        readonly version: string,
+        readonly schema: string,
+        /** Settles once the lines printed so far reached the engine: each call awaits it before it returns. */
+        private readonly linesSent: () => Promise<void> = () => Promise.resolve(),
+    ) {
+        for (const method of ["check", "diff", "create", "read", "update", "delete"] as const) {
+            const call = this[method].bind(this) as (...args: unknown[]) => Promise<unknown>;
+            (this as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+                try {
+                    return await call(...args);
+                } finally {
+                    await this.linesSent();
+                }
+            };
+        }
+    }
+
+    async check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
+        const { typeName, name } = parseUrn(urn);
+        const dynamic = await this.dynamicOf(typeName);
+        const given = { ...(unwrapSecrets(news) as Props), resourceName: name, dryRun: true };
+        const result = await dynamic.check!(unwrapSecrets(olds), given);
+        if (result.failures && result.failures.length > 0) return { failures: result.failures };
+        const keep = new Set([...secretInputs(typeName), ...secretProperties(news)]);
+        return { inputs: wrapSecrets(result.inputs as Props, keep) };
+    }
+
+    async diff(id: string, urn: string, olds: Props, news: Props): Promise<provider.DiffResult> {
+        const { typeName } = parseUrn(urn);
+        const dynamic = await this.dynamicOf(typeName);
+        return dynamic.diff!(id, unwrapSecrets(olds), unwrapSecrets(news));
+    }
+
+    async create(urn: string, inputs: Props): Promise<provider.CreateResult> {
+        const { typeName } = parseUrn(urn);
+        const dynamic = await this.dynamicOf(typeName);
+        const result = await dynamic.create(unwrapSecrets(inputs));
+        return { id: result.id, outs: this.secretOutputs(typeName, result.outs as Props, inputs) };
+    }
+
+    async read(id: string, urn: string, props: Props): Promise<provider.ReadResult> {
+        const { typeName } = parseUrn(urn);
+        const dynamic = await this.dynamicOf(typeName);
+        if (dynamic.read === undefined) return { id, props };
+        const result = await dynamic.read(id, unwrapSecrets(props));
+        return { id: result.id, props: this.secretOutputs(typeName, result.props as Props, props) };
+    }
+
+    async update(id: string, urn: string, olds: Props, news: Props): Promise<provider.UpdateResult> {
+        const { typeName } = parseUrn(urn);
+        const dynamic = await this.dynamicOf(typeName);
+        const result = await dynamic.update!(id, unwrapSecrets(olds), unwrapSecrets(news));
+        return { outs: this.secretOutputs(typeName, (result.outs ?? {}) as Props, news) };
+    }
+
+    async delete(id: string, urn: string, props: Props): Promise<void> {
+        const { typeName } = parseUrn(urn);
+        const dynamic = await this.dynamicOf(typeName);
+        await dynamic.delete?.(id, unwrapSecrets(props));
+    }
+
+    /** What the state keeps secret: the secret inputs echoed back, and whatever came in as a secret. */
+    private secretOutputs(typeName: string, outs: Props, given: Props): Props {
+        return wrapSecrets(outs, new Set([...secretInputs(typeName), ...secretProperties(given)]));
+    }
+
+    private dynamicOf(typeName: string): Promise<pulumi.dynamic.ResourceProvider> {
+        const served: ServedResource | undefined = SERVED_RESOURCES[typeName];
+        if (served === undefined) return Promise.reject(new Error(`${PACKAGE_NAME}: unknown resource type ${typeName}`));
+        let loading = this.loaded.get(typeName);
+        if (loading === undefined) {
+            loading = served.load().then(async (dynamic) => {
+                await dynamic.configure?.(NO_CONFIG);
+                return dynamic;
+            });
+            this.loaded.set(typeName, loading);
+        }
+        return loading;
+    }
+}
+
+/** `urn:pulumi:dev::project::platform:index:ClusterScale::layout` → ClusterScale, layout. */
+export function parseUrn(urn: string): { typeName: string; name: string } {
+    const parts = urn.split("::");
+    const name = parts.slice(3).join("::");
+    const type = parts[2]?.split("$").pop() ?? "";
+    return { typeName: type.split(":").pop() ?? "", name };
+}

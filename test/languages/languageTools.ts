@@ -1,0 +1,83 @@
+// Where the languages tier finds its tools (built by `npm run tools:languages`), and how each language's program
+// runs and gets its SDK: the SDK generated from plugin/schema.json by platform-codegen into the program's sdk/ folder,
+// the plugin found on PATH (plugin/pulumi-resource-platform, as the README tells users without the Node host).
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import type { ProgramRunner } from "../cli/cliStack";
+import { pulumiBin } from "../cli/pulumiBin";
+import { PULUMI_SDK_MATCH } from "../tools/pulumi";
+import { toolDir } from "../tools/toolsDir";
+import { YAML_VERSION } from "../tools/yaml";
+
+export const REPOSITORY = path.resolve(__dirname, "..", "..");
+export const PLUGIN_DIR = path.join(REPOSITORY, "plugin");
+export const SCHEMA_FILE = path.join(PLUGIN_DIR, "schema.json");
+
+export type Language = "python" | "go" | "yaml";
+
+export interface LanguageSetup {
+    runner: ProgramRunner;
+    env: NodeJS.ProcessEnv;
+    /** Generates the program's SDK into its folder; returns what its commands need besides. */
+    prepare: (programDir: string) => NodeJS.ProcessEnv;
+}
+
+function built(file: string): string {
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run tools:languages\` (needs Go and python3)`);
+    return file;
+}
+
+export function generateSdk(language: "python" | "go" | "nodejs", out: string): void {
+    const codegen = built(path.join(toolDir("platform-codegen", `v${PULUMI_SDK_MATCH}`), "bin", "platform-codegen"));
+    execFileSync(codegen, [SCHEMA_FILE, language, out], { stdio: ["ignore", "ignore", "pipe"] });
+}
+
+export async function languageSetup(language: Language): Promise<LanguageSetup> {
+    const pulumi = await pulumiBin(PULUMI_SDK_MATCH);
+    const yamlHost = path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin");
+    const env = { PATH: [PLUGIN_DIR, ...(language === "yaml" ? [built(yamlHost)] : []), pulumi, process.env.PATH ?? ""].join(path.delimiter) };
+    switch (language) {
+        case "python": {
+            const python = built(path.join(toolDir("python-pulumi", `v${PULUMI_SDK_MATCH}`), "bin", "python"));
+            return {
+                runner: { command: python, args: [path.join(__dirname, "python_program_server.py")] },
+                env,
+                prepare: (programDir) => {
+                    // As requirements.txt installs it: pip builds and installs the generated package (its
+                    // requirements are in the environment already), here into a folder of the program's own.
+                    const sdk = path.join(programDir, "sdk", "python");
+                    const site = path.join(programDir, "sdk", "site-packages");
+                    generateSdk("python", sdk);
+                    execFileSync(
+                        python,
+                        ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "--target", site, sdk],
+                        {
+                            stdio: ["ignore", "ignore", "pipe"],
+                        },
+                    );
+                    return { PYTHONPATH: site };
+                },
+            };
+        }
+        case "go":
+            return {
+                runner: {
+                    command: process.execPath,
+                    args: ["-r", require.resolve("ts-node/register/transpile-only"), path.join(__dirname, "goProgramServer.ts")],
+                },
+                env: { ...env, GOFLAGS: "-mod=mod" },
+                prepare: (programDir) => {
+                    const sdk = path.join(programDir, "sdk", "go");
+                    generateSdk("go", sdk);
+                    fs.writeFileSync(
+                        path.join(sdk, "go.mod"),
+                        `module pulumi-platform/sdk/go\n\ngo 1.26\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_MATCH}\n`,
+                    );
+                    return {};
+                },
+            };
+        case "yaml":
+            return { runner: "host", env, prepare: () => ({}) };
+    }
+}

@@ -1,0 +1,4 @@
+// examples/yaml-cluster's life under the real CLI and the provider plugin (see languageLifecycle.ts).
+import { describeLanguage } from "./languageLifecycle";
+
+describeLanguage("yaml");

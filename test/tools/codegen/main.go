@@ -1,0 +1,90 @@
+// platform-codegen SCHEMA LANGUAGE OUT: writes the SDK of one language (python, go or nodejs) for a package schema,
+// with the code generators of the Pulumi module it is built against: the ones `pulumi package gen-sdk` reaches
+// through each language host, which the module proxy here does not serve (see ../codegen.ts).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/blang/semver"
+
+	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+)
+
+const tool = "pulumi-platform"
+
+func main() {
+	if len(os.Args) != 4 {
+		fail(fmt.Errorf("usage: platform-codegen SCHEMA LANGUAGE OUT"))
+	}
+	schemaFile, language, out := os.Args[1], os.Args[2], os.Args[3]
+	text, err := os.ReadFile(schemaFile)
+	if err != nil {
+		fail(err)
+	}
+	var spec schema.PackageSpec
+	if err := json.Unmarshal(text, &spec); err != nil {
+		fail(fmt.Errorf("%s: %w", schemaFile, err))
+	}
+	pkg, diags, err := schema.BindSpec(spec, selfContained{}, schema.ValidationOptions{})
+	if err != nil {
+		fail(err)
+	}
+	if diags.HasErrors() {
+		fail(diags)
+	}
+	var files map[string][]byte
+	switch language {
+	case "python":
+		files, err = python.GeneratePackage(tool, pkg, nil, selfContained{})
+	case "go":
+		files, err = gogen.GeneratePackage(tool, pkg, nil)
+	case "nodejs":
+		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, false, selfContained{})
+	default:
+		err = fmt.Errorf("no code generator for %q: python, go or nodejs", language)
+	}
+	if err != nil {
+		fail(err)
+	}
+	for name, content := range files {
+		path := filepath.Join(out, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			fail(err)
+		}
+	}
+}
+
+// selfContained loads no other package: the schema refers to none.
+type selfContained struct{}
+
+func (selfContained) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
+	return nil, fmt.Errorf("the schema refers to package %q, and this generator loads no other package", name)
+}
+
+func (l selfContained) LoadPackageV2(_ context.Context, descriptor *schema.PackageDescriptor) (*schema.Package, error) {
+	return l.LoadPackage(descriptor.Name, nil)
+}
+
+func (l selfContained) LoadPackageReference(name string, _ *semver.Version) (schema.PackageReference, error) {
+	return nil, fmt.Errorf("the schema refers to package %q, and this generator loads no other package", name)
+}
+
+func (l selfContained) LoadPackageReferenceV2(_ context.Context, descriptor *schema.PackageDescriptor) (schema.PackageReference, error) {
+	return l.LoadPackageReference(descriptor.Name, nil)
+}
+
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "platform-codegen: %v\n", err)
+	os.Exit(1)
+}
