@@ -2,10 +2,15 @@
 // to stdout (it shows it only when the plugin crashes), where a dynamic provider's lines are shown: so the plugin
 // turns each console.log line into an info message of the engine's Log call, at stack level as a dynamic provider's
 // lines are, one after another in the order printed.
-import * as grpc from "@grpc/grpc-js";
+import type * as grpcTypes from "@grpc/grpc-js";
+import * as path from "path";
 import { format } from "util";
 import * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineProto from "@pulumi/pulumi/proto/engine_pb";
+
+// The gRPC library @pulumi/pulumi's generated client is made with (a dependency of that package, not of this one).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const grpc = require(require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] })) as typeof grpcTypes;
 
 export class EngineLog {
     private readonly client: engineRpc.EngineClient;
