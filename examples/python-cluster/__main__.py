@@ -1,7 +1,8 @@
-"""The layout of a cluster and a person of the organization, declared in Python.
+"""A cluster layout, a person of the organization and a hosted cluster with its API client, declared in Python.
 
 The provider plugin `platform` gets no stack config (a plugin's provider is configured through its own inputs): the
-settings come from this program's config, and the client secret stays a secret from config to state.
+settings come from this program's config, and the secrets (the admin client's secret, the API client's secret, the
+connector secret's value) stay secrets from config to state.
 """
 import pulumi
 import pulumi_platform as platform
@@ -11,23 +12,61 @@ config = pulumi.Config()
 layout = platform.ClusterScale(
     "cluster",
     management_url=config.require("managementUrl"),
-    gateway_url=config.get("gatewayUrl"),
     broker_count=config.get_int("brokerCount") or 5,
     partition_count=config.get_int("partitionCount") or 8,
-    replication_factor=config.get_int("replicationFactor") or 3,
+    # Left out: the resource keeps the one it intends (on create, the cluster's), as a force removal needs.
+    replication_factor=config.get_int("replicationFactor"),
+    force=config.get_bool("force"),
     timeout_seconds=config.get_int("timeoutSeconds") or 600,
+)
+
+credentials = platform.AdminCredentialsArgs(
+    client_id=config.require("clientId"),
+    client_secret=config.require_secret("clientSecret"),
+    oauth_url=config.require("oauthUrl"),
+    base_url=config.require("baseUrl"),
 )
 
 member = platform.OrganizationMember(
     "grace",
     email=config.get("memberEmail") or "grace@example.com",
     roles=config.get_object("memberRoles") or ["admin", "operationsengineer"],
-    credentials=platform.AdminCredentialsArgs(
-        client_id=config.require("clientId"),
-        client_secret=config.require_secret("clientSecret"),
-        oauth_url=config.require("oauthUrl"),
-        base_url=config.require("baseUrl"),
-    ),
+    credentials=credentials,
+)
+
+orders = platform.Cluster(
+    "orders",
+    name="orders",
+    channel="Stable",
+    region=config.get("region") or "Belgium, Europe (europe-west1)",
+    plan_type="Basic",
+    stage_label="prod",
+    credentials=credentials,
+)
+
+# A Cluster's id is the cluster's id.
+worker = platform.ClusterClient("order-worker", cluster_id=orders.id, client_name="order-worker", permissions=["Zeebe"], credentials=credentials)
+
+platform.ConnectorSecret(
+    "payments-api-key",
+    cluster_id=orders.id,
+    secret_name="PAYMENTS_API_KEY",
+    value=config.require_secret("paymentsApiKey"),
+    credentials=credentials,
+)
+
+platform.IpAllowlist(
+    "ingress",
+    cluster_id=orders.id,
+    entries=[platform.IpAllowlistEntryArgs(ip=config.get("officeRange") or "203.0.113.0/24", description="office")],
+    credentials=credentials,
+)
+
+parameters = platform.get_cluster_parameters_output(
+    client_id=config.require("clientId"),
+    client_secret=config.require_secret("clientSecret"),
+    oauth_url=config.require("oauthUrl"),
+    base_url=config.require("baseUrl"),
 )
 
 pulumi.export("changeId", layout.change_id)
@@ -35,3 +74,6 @@ pulumi.export("partitionCount", layout.partition_count)
 pulumi.export("replicationFactor", layout.replication_factor)
 pulumi.export("brokers", layout.topology.apply(lambda topology: [broker.id for broker in topology]))
 pulumi.export("memberRoles", member.roles)
+pulumi.export("clusterStatus", orders.status)
+pulumi.export("workerClientSecret", worker.client_secret)
+pulumi.export("regions", parameters.regions.apply(lambda regions: [region.name for region in regions]))

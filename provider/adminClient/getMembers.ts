@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { clientSecretFor, clientSecretProblem, describeFailures, resolveAdminSettings } from "../shared/adminSettings";
 import type { OrganizationMemberInfo } from "./types";
-import { CONFIG_NAMESPACE, readCredentialConfig } from "../shared/credentials";
+import { CONFIG_NAMESPACE, type Environment, type StackCredentialConfig, readCredentialConfig } from "../shared/credentials";
 import { listOrganizationMembers } from "./memberListing";
 import type { TlsInput } from "../shared/tlsInput";
 
@@ -34,11 +34,19 @@ export function getMembersOutput(args: GetMembersOutputArgs = {}): pulumi.Output
  */
 export async function getMembers(args: GetMembersArgs = {}): Promise<OrganizationMemberInfo[]> {
     const platformConfig = new pulumi.Config(CONFIG_NAMESPACE);
-    const config = readCredentialConfig((name) => platformConfig.get(name));
-    const { settings, failures } = resolveAdminSettings(args, config, process.env);
-    const secretFailure = clientSecretProblem(args.clientSecret, config, process.env);
+    return membersWith(
+        args,
+        readCredentialConfig((name) => platformConfig.get(name)),
+        process.env,
+    );
+}
+
+/** getMembers with the stack config given (the provider plugin has none: the environment then). */
+export async function membersWith(args: GetMembersArgs, config: StackCredentialConfig, env: Environment): Promise<OrganizationMemberInfo[]> {
+    const { settings, failures } = resolveAdminSettings(args, config, env);
+    const secretFailure = clientSecretProblem(args.clientSecret, config, env);
     if (secretFailure) failures.push(secretFailure);
-    const clientSecret = clientSecretFor(args.clientSecret, config, process.env);
+    const clientSecret = clientSecretFor(args.clientSecret, config, env);
     if (failures.length > 0 || clientSecret === undefined) throw new Error(`getMembers: ${describeFailures(failures)}`);
     return (await listOrganizationMembers(settings, clientSecret, { connection: { tls: args.tls } })).members;
 }

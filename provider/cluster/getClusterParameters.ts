@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { adminApiFor, checkAdminCredentials } from "../shared/adminCredentials";
 import type { AdminCredentialsArgs } from "../shared/adminCredentialsArgs";
-import { CONFIG_NAMESPACE, readCredentialConfig } from "../shared/credentials";
+import { CONFIG_NAMESPACE, type Environment, type StackCredentialConfig, readCredentialConfig } from "../shared/credentials";
 
 export interface NamedOption {
     id: string;
@@ -27,11 +27,19 @@ export function getClusterParametersOutput(args: AdminCredentialsArgs = {}): pul
 }
 
 export async function getClusterParameters(args: GetClusterParametersArgs = {}): Promise<ClusterParametersResult> {
-    const config = readCredentialConfig((name) => new pulumi.Config(CONFIG_NAMESPACE).get(name));
+    return clusterParametersWith(
+        args,
+        readCredentialConfig((name) => new pulumi.Config(CONFIG_NAMESPACE).get(name)),
+        process.env,
+    );
+}
+
+/** getClusterParameters with the stack config given (the provider plugin has none: the environment then). */
+export async function clusterParametersWith(args: GetClusterParametersArgs, config: StackCredentialConfig, env: Environment): Promise<ClusterParametersResult> {
     const failures: string[] = [];
-    const credentials = checkAdminCredentials(args, config, process.env, (_property, reason) => failures.push(reason));
+    const credentials = checkAdminCredentials(args, config, env, (_property, reason) => failures.push(reason));
     if (credentials === undefined) throw new Error(`getClusterParameters: ${failures.join("; ")}`);
-    const api = adminApiFor(credentials, config, process.env, "getClusterParameters", (notice) =>
+    const api = adminApiFor(credentials, config, env, "getClusterParameters", (notice) =>
         console.log(`getClusterParameters: retrying ${notice.method} ${notice.path}`),
     );
     const parameters = await api.getClusterParameters();

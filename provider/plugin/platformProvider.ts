@@ -5,9 +5,9 @@
 // as a preview's (the plan lines show in preview and again in up's update pass).
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
-import { PACKAGE_NAME, SERVED_RESOURCES, type ServedResource } from "./resources";
+import { PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, type ServedResource } from "./resources";
 import { secretProperties, unwrapSecrets, wrapSecrets } from "./secrets";
-import { secretInputs } from "./secretInputs";
+import { declaredSecrets } from "./declaredSecrets";
 
 type Props = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ export class PlatformProvider implements provider.Provider {
         /** Settles once the lines printed so far reached the engine: each call awaits it before it returns. */
         private readonly linesSent: () => Promise<void> = () => Promise.resolve(),
     ) {
-        for (const method of ["check", "diff", "create", "read", "update", "delete"] as const) {
+        for (const method of ["check", "diff", "create", "read", "update", "delete", "invoke"] as const) {
             const call = this[method].bind(this) as (...args: unknown[]) => Promise<unknown>;
             (this as Record<string, unknown>)[method] = async (...args: unknown[]) => {
                 try {
@@ -41,7 +41,7 @@ export class PlatformProvider implements provider.Provider {
         const given = { ...(unwrapSecrets(news) as Props), resourceName: name, dryRun: true };
         const result = await dynamic.check!(unwrapSecrets(olds), given);
         if (result.failures && result.failures.length > 0) return { failures: result.failures };
-        const keep = new Set([...secretInputs(typeName), ...secretProperties(news)]);
+        const keep = new Set([...declaredSecrets(typeName), ...secretProperties(news)]);
         return { inputs: wrapSecrets(result.inputs as Props, keep) };
     }
 
@@ -79,9 +79,18 @@ export class PlatformProvider implements provider.Provider {
         await dynamic.delete?.(id, unwrapSecrets(props));
     }
 
-    /** What the state keeps secret: the secret inputs echoed back, and whatever came in as a secret. */
+    /** A function, as a TypeScript program's call runs it; a failure is the call's failure, naming the function. */
+    async invoke(token: string, inputs: Props): Promise<provider.InvokeResult> {
+        const name = token.split(":").pop() ?? token;
+        const served = SERVED_FUNCTIONS[name];
+        if (served === undefined) throw new Error(`${PACKAGE_NAME}: unknown function ${token}`);
+        const args = Object.fromEntries(Object.entries(unwrapSecrets(inputs) as Props).filter(([, value]) => value !== undefined && value !== null));
+        return { outputs: await served.call(args, process.env) };
+    }
+
+    /** What the state keeps secret: what the declaration marks secret, and whatever came in as a secret. */
     private secretOutputs(typeName: string, outs: Props, given: Props): Props {
-        return wrapSecrets(outs, new Set([...secretInputs(typeName), ...secretProperties(given)]));
+        return wrapSecrets(outs, new Set([...declaredSecrets(typeName), ...secretProperties(given)]));
     }
 
     private dynamicOf(typeName: string): Promise<pulumi.dynamic.ResourceProvider> {

@@ -3,7 +3,7 @@
 // when they change (`.meta({ replaceOnChanges: true })`), descriptions, and the object types they name
 // (`.meta({ id })`). plugin/schema.json is this, written by `npm run schema` (test/tools/writeSchema.ts); a test fails when they differ.
 import { z } from "zod";
-import { PACKAGE_NAME, type ResourceDeclaration, SERVED_RESOURCES, typeToken } from "./resources";
+import { type Declaration, PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, typeToken } from "./resources";
 
 type JsonSchema = {
     type?: string;
@@ -39,8 +39,12 @@ interface ObjectType {
 export function packageSchema(version: string): Record<string, unknown> {
     const types: Record<string, ObjectType> = {};
     const resources: Record<string, unknown> = {};
+    const functions: Record<string, unknown> = {};
     for (const [name, served] of Object.entries(SERVED_RESOURCES)) {
         resources[typeToken(name)] = resourceSchema(served.declaration, types);
+    }
+    for (const [name, served] of Object.entries(SERVED_FUNCTIONS)) {
+        functions[typeToken(name)] = functionSchema(served.declaration, types);
     }
     return {
         name: PACKAGE_NAME,
@@ -57,10 +61,17 @@ export function packageSchema(version: string): Record<string, unknown> {
         },
         types: sortedByKey(types),
         resources,
+        functions,
     };
 }
 
-function resourceSchema(declaration: ResourceDeclaration, types: Record<string, ObjectType>) {
+function functionSchema(declaration: Declaration, types: Record<string, ObjectType>) {
+    const { type: _inputs, ...inputs } = objectOf(declaration.inputs, types);
+    const { type: _outputs, ...outputs } = objectOf(declaration.outputs, types);
+    return { description: declaration.description, inputs, outputs };
+}
+
+function resourceSchema(declaration: Declaration, types: Record<string, ObjectType>) {
     const inputs = objectOf(declaration.inputs, types);
     const outputs = objectOf(declaration.outputs, types);
     // An output property of the same name as an input keeps the input's secrecy (the state holds what was given).
@@ -98,6 +109,7 @@ function objectType(json: JsonSchema, defs: Record<string, JsonSchema>): ObjectT
 
 function property(json: JsonSchema, defs: Record<string, JsonSchema>): PulumiProperty {
     const marks: PulumiProperty = {};
+    const anyValue = json.type === undefined && json.$ref === undefined;
     if (json.secret === true) marks.secret = true;
     if (json.replaceOnChanges === true) marks.replaceOnChanges = true;
     if (json.$ref !== undefined) {
@@ -107,6 +119,7 @@ function property(json: JsonSchema, defs: Record<string, JsonSchema>): PulumiPro
         return { $ref: `#/types/${typeToken(id)}`, ...(description ? { description } : {}), ...marks };
     }
     const described = { ...(json.description ? { description: json.description } : {}), ...marks };
+    if (anyValue) return { $ref: "pulumi.json#/Any", ...described };
     switch (json.type) {
         case "string":
         case "integer":

@@ -1,10 +1,12 @@
 // A Python, Go or YAML program (examples/<language>-cluster) through its whole life under the real `pulumi` CLI and the
 // provider plugin, against the emulator: the plan lines and steps of the TypeScript examples, a clean
-// `preview --expect-no-changes`, the refusals (a partition decrease, a bad email), the API client's secret a secret in
-// the state and nowhere in plain text, refresh and destroy.
+// `preview --expect-no-changes`, the refusals (a partition decrease, a force removal naming a replication factor, a bad
+// email), the secrets (admin client secret; in Python, which declares every resource type and a function, the API
+// client's secret and the connector secret's value) secrets in the state and nowhere in plain text, refresh, destroy.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
+import type { RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { SecretLedger } from "../support/secretScan";
 import { CliResult, CliStack, stepsOf } from "../cli/cliStack";
@@ -28,6 +30,65 @@ const printed = (result: CliResult, text: string) =>
         `no line with ${JSON.stringify(text)}:\n${result.lines.join("\n")}`,
     );
 const sorted = (steps: string[]) => [...steps].sort();
+const PAYMENTS_KEY = `payments-${randomBytes(8).toString("hex")}`;
+
+interface ConfigCase {
+    config: Record<string, string>;
+    says: string;
+}
+
+interface LanguageCase {
+    /** The steps of the first up. */
+    steps: string[];
+    /** Config changes the preview refuses, before anything is sent, saying why. */
+    refusals: ConfigCase[];
+    /** Config changes the preview shows, saying how. */
+    previews?: ConfigCase[];
+    secrets?: Record<string, string>;
+    /** What else holds after the up. */
+    afterUp?: (stack: CliStack, emulator: RunningEmulator, ledger: SecretLedger) => Promise<void>;
+}
+
+const BAD_EMAIL = { config: { memberEmail: "not-an-email" }, says: "email is not an email address" };
+const FEWER_PARTITIONS = { config: { partitionCount: "4" }, says: "partitionCount" };
+const FORCE_WITH_FACTOR = {
+    config: { force: "true", brokerCount: "4", replicationFactor: "3" },
+    says: "force removal cannot change the replication factor",
+};
+const FORCE_REPLACES = { config: { force: "true", brokerCount: "4" }, says: "force removal of broker(s) 4 replaces this resource" };
+const BOTH = ["create cluster", "create grace"];
+
+const CASES: Record<Language, LanguageCase> = {
+    python: {
+        steps: [...BOTH, "create orders", "create order-worker", "create payments-api-key", "create ingress"],
+        refusals: [FEWER_PARTITIONS, FORCE_WITH_FACTOR, BAD_EMAIL],
+        previews: [FORCE_REPLACES],
+        secrets: { paymentsApiKey: PAYMENTS_KEY },
+        afterUp: async (stack, emulator, ledger) => {
+            const resources = (await stack.exportState()).deployment.resources ?? [];
+            const of = (name: string) => resources.find((resource) => resource.urn.endsWith(`::${name}`))!;
+            for (const [name, field, where] of [
+                ["order-worker", "clientSecret", "outputs"],
+                ["payments-api-key", "value", "outputs"],
+                ["payments-api-key", "value", "inputs"],
+                ["orders", "credentials", "inputs"],
+            ] as const) {
+                const value = of(name)[where]?.[field] as { ciphertext?: unknown } | undefined;
+                assert.equal(typeof value?.ciphertext, "string", `${name}.${where}.${field} is not ciphertext in the state: ${JSON.stringify(value)}`);
+            }
+            const clientSecret = emulator.control.hostedClusters()[0].clients[0].clientSecret;
+            ledger.addSecret("API client secret", clientSecret);
+            assert.equal((await stack.outputs(true)).workerClientSecret, clientSecret);
+            assert.equal((await stack.outputs()).workerClientSecret, "[secret]");
+            assert.equal((await stack.outputs()).clusterStatus, "Healthy");
+            // The function was given a secret (the client secret): its result is a secret too.
+            const regions = (await stack.outputs(true)).regions as string[];
+            assert.ok(regions.includes("Belgium, Europe (europe-west1)"), JSON.stringify(regions));
+        },
+    },
+    go: { steps: BOTH, refusals: [FEWER_PARTITIONS, BAD_EMAIL] },
+    yaml: { steps: BOTH, refusals: [BAD_EMAIL] },
+};
 
 export function describeLanguage(language: Language): void {
     describe(`examples/${language}-cluster under pulumi ${PULUMI_SDK_MATCH} and the provider plugin`, function () {
@@ -43,11 +104,16 @@ export function describeLanguage(language: Language): void {
             clients: [CLIENT],
             members: MEMBERS,
             seats: 10,
+            clusterCreateMs: 200,
+            clusterDeleteMs: 100,
+            secretDeleteLagMs: 100,
         });
+        const spec = CASES[language];
 
         it("preview, up, preview --expect-no-changes, the refusals, refresh, destroy; the client secret a secret", async () => {
             const ledger = new SecretLedger();
             ledger.addSecret("admin client secret", CLIENT.clientSecret);
+            ledger.addSecret("connector secret value", PAYMENTS_KEY);
             const setup = await languageSetup(language);
             const stack = await CliStack.create({
                 example: path.join(REPOSITORY, "examples", `${language}-cluster`),
@@ -60,7 +126,7 @@ export function describeLanguage(language: Language): void {
                     oauthUrl: emulator().authUrl,
                     baseUrl: emulator().baseUrl,
                 },
-                secrets: { clientSecret: CLIENT.clientSecret },
+                secrets: { clientSecret: CLIENT.clientSecret, ...spec.secrets },
             });
             try {
                 stack.addEnv(setup.prepare(stack.programDir));
@@ -72,12 +138,12 @@ export function describeLanguage(language: Language): void {
                 printed(preview, 'ClusterScale "cluster": up will apply');
                 printed(preview, "brokers added: 3, 4");
                 printed(preview, 'OrganizationMember "grace": adopts existing member grace@example.com (roles admin → admin, operationsengineer)');
-                assert.deepEqual(sorted(stepsOf(preview)), ["create cluster", "create grace"]);
+                assert.deepEqual(sorted(stepsOf(preview)), sorted(spec.steps));
                 scan(preview);
 
                 const up = await stack.up();
                 succeeded(up);
-                assert.deepEqual(sorted(stepsOf(up)), ["create cluster", "create grace"]);
+                assert.deepEqual(sorted(stepsOf(up)), sorted(spec.steps));
                 scan(up);
                 const outputs = await stack.outputs();
                 assert.equal(outputs.partitionCount, 8);
@@ -94,6 +160,7 @@ export function describeLanguage(language: Language): void {
                     const value = member[where]?.credentials as { ciphertext?: unknown } | undefined;
                     assert.equal(typeof value?.ciphertext, "string", `grace.${where}.credentials is not ciphertext: ${JSON.stringify(value)}`);
                 }
+                await spec.afterUp?.(stack, emulator(), ledger);
 
                 const clean = await stack.preview("--expect-no-changes");
                 succeeded(clean);
@@ -103,15 +170,25 @@ export function describeLanguage(language: Language): void {
                 );
 
                 // The refusals, before anything is sent.
-                const restore = stack.keepConfig();
-                if (language !== "yaml") {
-                    await stack.setConfig({ partitionCount: "4" });
-                    failedWith(await stack.preview(), "partitionCount");
+                for (const refusal of spec.refusals) {
+                    const restore = stack.keepConfig();
+                    await stack.setConfig(refusal.config);
+                    emulator().control.clearRequests();
+                    failedWith(await stack.preview(), refusal.says);
+                    const writes = emulator()
+                        .control.requests()
+                        .filter((request) => !["GET", "HEAD"].includes(request.method) && request.interface !== "auth" && request.query.dryRun !== "true");
+                    assert.deepEqual(writes, [], `a refused preview sent writes`);
                     restore();
                 }
-                await stack.setConfig({ memberEmail: "not-an-email" });
-                failedWith(await stack.preview(), "email is not an email address");
-                restore();
+                for (const shown of spec.previews ?? []) {
+                    const restore = stack.keepConfig();
+                    await stack.setConfig(shown.config);
+                    const preview = await stack.preview();
+                    succeeded(preview);
+                    printed(preview, shown.says);
+                    restore();
+                }
 
                 const refresh = await stack.refresh();
                 succeeded(refresh);

@@ -1,0 +1,31 @@
+// AdminClient's inputs and outputs, and getMembers', as the package schema declares them (see ../plugin/schema.ts).
+import { z } from "zod";
+import { adminCredentialsDeclaration } from "../shared/declarations";
+
+const member = z.object({ name: z.string(), email: z.string(), roles: z.array(z.string()), invitePending: z.boolean() }).meta({ id: "Member" });
+const settings = adminCredentialsDeclaration.shape;
+
+export const adminClientDeclaration = {
+    description:
+        "A set of client credentials for the organization administration API, proven to work, and the organization's members. Refresh lists the members again; destroy deletes nothing remotely.",
+    inputs: z.object({
+        ...settings,
+        clientSecret: settings.clientSecret.meta({ secret: true }),
+        tls: settings.tls.meta({ secret: true }),
+    }),
+    outputs: z.object({
+        clientId: z.string(),
+        oauthUrl: z.string(),
+        audience: z.string(),
+        baseUrl: z.string(),
+        members: z.array(member).describe("The organization's members when last listed (create, update or refresh)."),
+        memberCount: z.number().int(),
+        tokenExpiresAt: z.string().describe("When the token used for the last listing expires (ISO 8601)."),
+    }),
+};
+
+export const getMembersDeclaration = {
+    description: "The organization's members, read with the administration API's client credentials.",
+    inputs: z.object(settings),
+    outputs: z.object({ members: z.array(member) }),
+};
