@@ -18,7 +18,10 @@ export const clusterDeclaration = {
             .optional()
             .describe("The generation (name or id) to create with; default: the channel's default. Later, with autoUpdate off, the one to run."),
         description: z.string().optional().describe("At most 150 characters; changed in place."),
-        stageLabel: z.enum(CLUSTER_STAGES).optional().describe("dev, test, stage or prod; changed in place."),
+        stageLabel: z
+            .string()
+            .optional()
+            .describe(`${CLUSTER_STAGES.join(", ")}; changed in place.`),
         autoUpdate: z.boolean().optional().describe("Whether the platform updates the cluster to new releases; set at creation only."),
         timeoutSeconds: z
             .number()

@@ -12,7 +12,7 @@ export const clusterClientDeclaration = {
         clusterId: z.string().meta(replaces).describe("The cluster (a Cluster's id, or the id of one made elsewhere)."),
         clientName: z.string().meta(replaces).describe("Unique in the cluster, at most 50 characters."),
         permissions: z
-            .array(z.enum(CLUSTER_CLIENT_PERMISSIONS))
+            .array(z.string())
             .optional()
             .meta(replaces)
             .describe(`What the client may reach: ${CLUSTER_CLIENT_PERMISSIONS.join(", ")}. Default: all of them.`),

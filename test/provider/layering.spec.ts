@@ -1,5 +1,6 @@
 // What several resources use lives below them: provider/shared/ imports from no resource's folder, and no resource's
-// folder imports from another's, so each resource can be served by another door (a plugin) without the others.
+// folder imports from another's, so each resource can be served by another door without the others. The doors above
+// them all (provider/plugin/, as index.ts for TypeScript) may import every resource; no resource imports a door.
 import assert from "node:assert/strict";
 import * as fs from "fs";
 import * as path from "path";
@@ -24,9 +25,10 @@ function foldersImported(file: string): string[] {
 }
 
 describe("provider/: the layering of resources and what they share", () => {
+    const DOORS = ["plugin"];
     const folders = fs
         .readdirSync(PROVIDER, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
+        .filter((entry) => entry.isDirectory() && !DOORS.includes(entry.name))
         .map((entry) => entry.name);
 
     it("provider/shared imports from no resource's folder", () => {
@@ -49,5 +51,16 @@ describe("provider/: the layering of resources and what they share", () => {
                 ),
             );
         assert.deepEqual(across, []);
+    });
+
+    it("no resource's folder, nor shared/, imports a door (provider/plugin/)", () => {
+        const up = folders.flatMap((folder) =>
+            sourcesUnder(path.join(PROVIDER, folder)).flatMap((file) =>
+                foldersImported(file)
+                    .filter((other) => DOORS.includes(other))
+                    .map((other) => `${path.relative(PROVIDER, file)} → ${other}/`),
+            ),
+        );
+        assert.deepEqual(up, []);
     });
 });

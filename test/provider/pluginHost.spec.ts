@@ -1,0 +1,141 @@
+// The provider plugin as the engine runs it: plugin/pulumi-resource-platform started as a process, spoken to over the
+// engine's provider protocol (gRPC), with an engine of the test's own that records the lines the plugin logs, against
+// the emulator. The whole life under the real CLI is the languages tier's (test/languages).
+import assert from "node:assert/strict";
+import { ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import * as grpc from "@grpc/grpc-js";
+import { useEmulator } from "../support/emulator";
+import { SCHEMA_FILE } from "../tools/writeSchema";
+/* eslint-disable @typescript-eslint/no-require-imports -- @pulumi/pulumi's generated gRPC modules have no types */
+const providerRpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
+const providerProto = require("@pulumi/pulumi/proto/provider_pb");
+const engineRpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
+const { Struct } = require("google-protobuf/google/protobuf/struct_pb");
+const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
+
+const PLUGIN = path.resolve(__dirname, "..", "..", "plugin", "pulumi-resource-platform");
+const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+const CLIENT = { clientId: "plugin-client", clientSecret: "plugin-client-secret-4d1f", audience: "127.0.0.1" };
+const urn = (type: string, name: string) => `urn:pulumi:dev::project::platform:index:${type}::${name}`;
+
+type Call = (method: string, request: unknown) => Promise<{ toObject(): Record<string, unknown>; getInputs?(): { toJavaScript(): unknown } }>;
+
+/** An engine of our own: records what the plugin logs. */
+async function startEngine(): Promise<{ address: string; lines: string[]; stop: () => void }> {
+    const lines: string[] = [];
+    const server = new grpc.Server();
+    server.addService(engineRpc.EngineService, {
+        log: (call: { request: { getMessage(): string } }, callback: (error: null, response: unknown) => void) => {
+            lines.push(call.request.getMessage());
+            callback(null, new Empty());
+        },
+    });
+    const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    );
+    return { address: `127.0.0.1:${port}`, lines, stop: () => server.forceShutdown() };
+}
+
+/** The plugin process, and a client of its provider service. */
+async function startPlugin(engineAddress: string, env: NodeJS.ProcessEnv): Promise<{ call: Call; stop: () => void }> {
+    const child: ChildProcess = spawn(PLUGIN, [engineAddress], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    // What the plugin prints on stderr (the protocol server's own stack traces of failed calls) is the engine's to hide.
+    child.stderr!.resume();
+    const port = await new Promise<string>((resolve, reject) => {
+        readline.createInterface({ input: child.stdout! }).once("line", resolve);
+        child.once("exit", (code) => reject(new Error(`the plugin exited ${code}`)));
+    });
+    const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const call: Call = (method, request) =>
+        new Promise((resolve, reject) => client[method](request, (error: Error | null, response: never) => (error ? reject(error) : resolve(response))));
+    return { call, stop: () => (client.close(), child.kill("SIGKILL")) };
+}
+
+function checkRequest(type: string, name: string, news: Record<string, unknown>) {
+    const request = new providerProto.CheckRequest();
+    request.setUrn(urn(type, name));
+    request.setOlds(Struct.fromJavaScript({}));
+    request.setNews(Struct.fromJavaScript(news));
+    return request;
+}
+
+describe("the provider plugin process (plugin/pulumi-resource-platform)", function () {
+    this.timeout(60_000);
+    const emulator = useEmulator({
+        clients: [CLIENT],
+        members: [{ name: "Grace Hopper", email: "grace@example.com", roles: ["admin"], invitePending: false }],
+        brokers: 3,
+        partitions: 3,
+        replicationFactor: 3,
+    });
+    let engine: Awaited<ReturnType<typeof startEngine>>;
+    let plugin: Awaited<ReturnType<typeof startPlugin>>;
+    const credentials = () => ({
+        ...SECRET,
+        value: { clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret, oauthUrl: emulator().authUrl, baseUrl: emulator().baseUrl },
+    });
+
+    beforeEach(async () => {
+        engine = await startEngine();
+        plugin = await startPlugin(engine.address, { PLATFORM_TOKEN_CACHE_DIR: fs.mkdtempSync(path.join(require("os").tmpdir(), "plugin-tokens-")) });
+    });
+    afterEach(() => {
+        plugin.stop();
+        engine.stop();
+    });
+
+    it("answers GetSchema with plugin/schema.json", async () => {
+        const response = await plugin.call("getSchema", new providerProto.GetSchemaRequest());
+        assert.deepEqual(JSON.parse(response.toObject().schema as string), JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")));
+    });
+
+    it("check: a bad email is refused naming the field (not its value); a secret input comes back a secret; the preview's line reaches the engine", async () => {
+        const bad = await plugin.call(
+            "check",
+            checkRequest("OrganizationMember", "grace", { email: "not-an-email", roles: ["admin"], credentials: credentials() }),
+        );
+        // A failure of the resource naming the field first (as a dynamic provider's: the engine would print the value).
+        assert.deepEqual(bad.toObject().failuresList, [{ property: "", reason: "email is not an email address (name@domain.tld)" }]);
+
+        const good = await plugin.call(
+            "check",
+            checkRequest("OrganizationMember", "grace", { email: "grace@example.com", roles: ["admin", "developer"], credentials: credentials() }),
+        );
+        assert.deepEqual(good.toObject().failuresList, []);
+        const inputs = good.getInputs!().toJavaScript() as Record<string, Record<string, unknown>>;
+        assert.equal(inputs.credentials["4dabf18193072939515e22adb298388d"], SECRET["4dabf18193072939515e22adb298388d"], "credentials came back in plain text");
+        assert.ok(
+            engine.lines.some((line) => line.startsWith('OrganizationMember "grace": adopts existing member grace@example.com')),
+            engine.lines.join("\n"),
+        );
+        assert.ok(!engine.lines.join("\n").includes(CLIENT.clientSecret));
+    });
+
+    it("check of an unknown type fails naming it", async () => {
+        await assert.rejects(plugin.call("check", checkRequest("Nothing", "x", {})), /unknown resource type Nothing/);
+    });
+
+    it("invoke getMembers lists the organization with the credentials given", async () => {
+        const request = new providerProto.InvokeRequest();
+        request.setTok("platform:index:getMembers");
+        request.setArgs(
+            Struct.fromJavaScript({
+                clientId: CLIENT.clientId,
+                clientSecret: { ...SECRET, value: CLIENT.clientSecret },
+                oauthUrl: emulator().authUrl,
+                baseUrl: emulator().baseUrl,
+            }),
+        );
+        const response = (await plugin.call("invoke", request)) as unknown as { getReturn(): { toJavaScript(): { members: { email: string }[] } } };
+        assert.deepEqual(
+            response
+                .getReturn()
+                .toJavaScript()
+                .members.map((member) => member.email),
+            ["grace@example.com"],
+        );
+    });
+});
