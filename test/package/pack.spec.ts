@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { RequestLogEntry, RunningEmulator, startEmulator } from "../emulator";
@@ -25,6 +25,7 @@ const MEMBERS = [
     { name: "Alan Turing", email: "alan@example.com", roles: ["developer"], invitePending: true },
 ];
 const PROJECT = "platform-consumer";
+const PLUGIN_FILES = ["plugin/PulumiPlugin.yaml", "plugin/package.json", "plugin/schema.json", "plugin/pulumi-resource-platform"];
 const STACK = "dev";
 const URN = (type: string, name: string) => `urn:pulumi:${STACK}::${PROJECT}::pulumi-nodejs:dynamic/platform:${type}::${name}`;
 
@@ -180,7 +181,7 @@ describe("the packed package, installed in a consumer project", function () {
             .filter((entry) => interfaces.includes(entry.interface))
             .map((entry) => `${entry.method} ${entry.path}${entry.query.dryRun ? "?dryRun=true" : ""} ${entry.status}`);
 
-    it("npm pack ships compiled JavaScript and declarations only: no TypeScript sources, no tests", () => {
+    it("npm pack ships compiled JavaScript, declarations and the plugin's folder only: no TypeScript sources, no tests", () => {
         const entries = ["package.json", "README.md", "CHANGELOG.md", "dist/index.js", "dist/index.d.ts", "dist/kubernetes.js", "kubernetes/package.json"];
         for (const file of [...entries, "dist/provider/clusterScale/provider.js", "dist/provider/adminClient/provider.js", "dist/sdk/index.d.ts"]) {
             assert.ok(packedFiles.includes(file), `${file} is not in the package`);
@@ -188,7 +189,8 @@ describe("the packed package, installed in a consumer project", function () {
         // kubernetes/package.json makes `pulumi-platform/kubernetes` resolve without an exports map.
         const unexpected = packedFiles.filter(
             (file) =>
-                !["package.json", "README.md", "CHANGELOG.md", "LICENSE", "kubernetes/package.json"].includes(file) && !/^dist\/.+\.(js|d\.ts)$/.test(file),
+                ![...["package.json", "README.md", "CHANGELOG.md", "LICENSE", "kubernetes/package.json"], ...PLUGIN_FILES].includes(file) &&
+                !/^dist\/.+\.(js|d\.ts)$/.test(file),
         );
         assert.deepEqual(unexpected, []);
         const manifest = JSON.parse(readFileSync(join(consumer, "node_modules", "pulumi-platform", "package.json"), "utf8")) as Record<string, unknown>;
@@ -238,6 +240,41 @@ describe("the packed package, installed in a consumer project", function () {
             assert.ok(loaded.sdk.includes(name), `sdk.${name} is not exported`);
         }
         assert.ok(!loaded.hooks.includes(".ts"), "something registered a TypeScript loader");
+    });
+
+    it("ships the provider plugin for other languages: its folder starts with plain Node and answers its schema", async () => {
+        for (const file of [...PLUGIN_FILES, "dist/provider/plugin/main.js"]) {
+            assert.ok(packedFiles.includes(file), `${file} is not in the package`);
+        }
+        const pluginDir = join(consumer, "node_modules", "pulumi-platform", "plugin");
+        // The launcher an engine starts (no Node language host): it prints the port it serves on, then answers GetSchema.
+        const script = [
+            'const { spawn } = require("child_process");',
+            'const grpc = require(require.resolve("@grpc/grpc-js", { paths: [require("path").dirname(require.resolve("@pulumi/pulumi"))] }));',
+            'const rpc = require("@pulumi/pulumi/proto/provider_grpc_pb");',
+            'const providerProto = require("@pulumi/pulumi/proto/provider_pb");',
+            `const child = spawn(${JSON.stringify(join(pluginDir, "pulumi-resource-platform"))}, [], { stdio: ["ignore", "pipe", "inherit"] });`,
+            'process.on("exit", () => child.kill());',
+            'child.stdout.once("data", (port) => {',
+            "  const client = new rpc.ResourceProviderClient(`127.0.0.1:${String(port).trim()}`, grpc.credentials.createInsecure());",
+            "  client.getSchema(new providerProto.GetSchemaRequest(), (error, response) => {",
+            "    child.kill();",
+            "    if (error) { console.error(error.message); process.exit(1); }",
+            "    console.log(response.getSchema());",
+            "    process.exit(0);",
+            "  });",
+            "});",
+        ].join("\n");
+        const { stdout } = await run(process.execPath, ["-e", script], {
+            cwd: consumer,
+            env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
+            timeout: 60_000,
+        });
+        const schema = JSON.parse(stdout) as { name: string; version: string; resources: Record<string, unknown> };
+        assert.equal(schema.name, "platform");
+        assert.equal(schema.version, JSON.parse(readFileSync(join(REPOSITORY, "package.json"), "utf8")).version);
+        assert.ok("platform:index:ClusterScale" in schema.resources);
+        assert.deepEqual(JSON.parse(readFileSync(join(pluginDir, "schema.json"), "utf8")), schema);
     });
 
     it("the consumer's program and SDK script type-check against the shipped declarations, with the consumer's own TypeScript", async () => {
