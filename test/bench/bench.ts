@@ -15,6 +15,7 @@ import { DEFAULT_ORGANIZATION, OrganizationOptions, benchOrganization } from "./
 import { DEFAULT_ROLLOUT, RolloutLagOptions, benchRolloutLag } from "./rolloutLag";
 import { DEFAULT_SOAK, SoakBenchOptions, benchSoak } from "./soak";
 import { DEFAULT_ORGANIZATION_SOAK, OrganizationSoakBenchOptions, benchOrganizationSoak } from "./organizationSoak";
+import { DEFAULT_LANGUAGE_PREVIEW, LanguagePreviewOptions, benchLanguagePreview } from "./languagePreview";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
 import { DEFAULT_TOKENS, TokenOptions, benchTokens } from "./tokens";
@@ -33,6 +34,7 @@ export interface BenchOptions {
     organization: OrganizationOptions;
     soak: SoakBenchOptions;
     organizationSoak: OrganizationSoakBenchOptions;
+    languagePreview: LanguagePreviewOptions;
 }
 
 export const ALL_SECTIONS: SectionName[] = [
@@ -46,6 +48,7 @@ export const ALL_SECTIONS: SectionName[] = [
     "organization",
     "soak",
     "organizationSoak",
+    "languagePreview",
 ];
 
 /** The full run: about 7 minutes on 2 cores (the organization soak about 4 of them). */
@@ -61,11 +64,13 @@ export const FULL_OPTIONS: BenchOptions = {
     organization: DEFAULT_ORGANIZATION,
     soak: DEFAULT_SOAK,
     organizationSoak: DEFAULT_ORGANIZATION_SOAK,
+    languagePreview: DEFAULT_LANGUAGE_PREVIEW,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
 export const SMOKE_OPTIONS: BenchOptions = {
-    sections: ALL_SECTIONS,
+    // Section 11 needs the real CLI and the languages tier's tools: the languages tier runs its tiny version.
+    sections: ALL_SECTIONS.filter((section) => section !== "languagePreview"),
     lag: { cases: [changeCase(5, 10)], repeats: 2, fixedIntervalsMs: [100] },
     scale: { fromBrokers: 4, toBrokers: 8, partitions: 16, replicationFactor: 3, iterations: 2 },
     tokens: { resources: 3, runs: 2, method: "sdk" },
@@ -76,6 +81,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     organization: { members: 3, clients: 2, secrets: 2, repeats: 1, inProcess: true },
     soak: { seed: 3, steps: 1 },
     organizationSoak: { seed: 3, steps: 1 },
+    languagePreview: { rounds: 1 },
 };
 
 type Progress = (line: string) => void;
@@ -125,6 +131,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
         organization: async () => record("organization", await benchOrganization(emulator, options.organization)),
         soak: async () => record("soak", await benchSoak(options.soak)),
         organizationSoak: async () => record("organizationSoak", await benchOrganizationSoak(options.organizationSoak)),
+        languagePreview: async () => record("languagePreview", await benchLanguagePreview(options.languagePreview)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

@@ -25,7 +25,17 @@ export interface Figure {
 }
 
 export type SectionName =
-    "previewCost" | "completionLag" | "tokens" | "scale" | "coldStart" | "state" | "rolloutLag" | "organization" | "soak" | "organizationSoak";
+    | "previewCost"
+    | "completionLag"
+    | "tokens"
+    | "scale"
+    | "coldStart"
+    | "state"
+    | "rolloutLag"
+    | "organization"
+    | "soak"
+    | "organizationSoak"
+    | "languagePreview";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -38,6 +48,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     organization: "8. Organization as code",
     soak: "9. Soak: random layouts and faults",
     organizationSoak: "10. Soak: the organization under random programs and faults",
+    languagePreview: "11. One preview from TypeScript and from Python (the provider plugin), under the real CLI",
 };
 
 /** What one benchmark section returns. */
