@@ -7,22 +7,12 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { SecretLedger } from "../support/secretScan";
+import { assertDestroyedWithoutLeaks, assertHostedClusterSecrets, printed, succeeded } from "./cliAssertions";
+import { examplesPlatform } from "./examplesPlatform";
 import { CliResult, CliStack, stepsOf } from "./cliStack";
 
 const EXAMPLES = path.resolve(__dirname, "..", "..", "examples");
 const CLIENT = { clientId: "cli-client", clientSecret: `cli-secret-${randomBytes(8).toString("hex")}`, audience: "127.0.0.1" };
-const MEMBERS = [
-    { name: "Ada Lovelace", email: "ada@example.com", roles: ["owner"], invitePending: false },
-    { name: "Grace Hopper", email: "grace@example.com", roles: ["admin"], invitePending: false },
-];
-
-export const succeeded = (result: CliResult) =>
-    assert.equal(result.exitCode, 0, `pulumi ${result.command} exited ${result.exitCode}:\n${result.lines.join("\n")}`);
-const printed = (result: CliResult, text: string) =>
-    assert.ok(
-        result.lines.some((line) => line.includes(text)),
-        `no line with ${JSON.stringify(text)}:\n${result.lines.join("\n")}`,
-    );
 
 interface Example {
     name: string;
@@ -85,23 +75,9 @@ const EXAMPLE_CASES: Example[] = [
         },
         change: { config: { "platform-hosted-cluster:officeRange": "198.51.100.0/24" }, shows: ["entries", "198.51.100.0/24"] },
         afterUp: async (stack, emulator) => {
-            // stack export: the client's secret, the connector secret's value and the admin credentials as ciphertext.
-            const resources = (await stack.exportState()).deployment.resources ?? [];
-            const of = (name: string) => resources.find((resource) => resource.urn.endsWith(`::${name}`))!;
-            for (const [name, field, where] of [
-                ["order-worker", "clientSecret", "outputs"],
-                ["payments-api-key", "value", "outputs"],
-                ["payments-api-key", "value", "inputs"],
-                ["orders", "credentials", "inputs"],
-                ["order-worker", "credentials", "outputs"],
-            ] as const) {
-                const value = of(name)[where]?.[field] as { ciphertext?: unknown } | undefined;
-                assert.equal(typeof value?.ciphertext, "string", `${name}.${where}.${field} is not ciphertext in the state: ${JSON.stringify(value)}`);
-            }
-            // stack output --show-secrets shows the worker's secret; without it, [secret].
-            const clientSecret = emulator.control.hostedClusters()[0].clients[0].clientSecret;
-            assert.equal((await stack.outputs(true)).workerClientSecret, clientSecret);
-            assert.equal((await stack.outputs()).workerClientSecret, "[secret]");
+            // stack export: the client's secret, the connector secret's value and the admin credentials as ciphertext;
+            // stack output --show-secrets shows the worker's secret, without it [secret].
+            const clientSecret = await assertHostedClusterSecrets(stack, emulator);
             // Known, upstream: the Node runtime's debug lines ("RegisterResource RPC finished … resp: …") carry each
             // resource's outputs in plain text, secrets too; `--debug` prints them (and the Automation API's event log
             // keeps them). The README warns against --debug and -v in pipelines; this shows why.
@@ -125,22 +101,7 @@ const EXAMPLE_CASES: Example[] = [
 export function describeExamples(version: string): void {
     describe(`examples under pulumi ${version}`, function () {
         this.timeout(240_000);
-        const emulator = useEmulator({
-            brokers: 3,
-            partitions: 6,
-            replicationFactor: 3,
-            partitionScaling: true,
-            // The brokers examples/local adds are running, as the pods of a StatefulSet scaled beforehand would be.
-            running: [0, 1, 2, 3, 4],
-            opMs: 10,
-            rateLimitBlockSeconds: 0,
-            clients: [CLIENT, { ...CLIENT, clientId: `${CLIENT.clientId}-2` }],
-            members: MEMBERS,
-            seats: 10,
-            clusterCreateMs: 200,
-            clusterDeleteMs: 100,
-            secretDeleteLagMs: 100,
-        });
+        const emulator = useEmulator(examplesPlatform([CLIENT, { ...CLIENT, clientId: `${CLIENT.clientId}-2` }]));
 
         for (const example of EXAMPLE_CASES) {
             it(`examples/${example.name}: preview, up, preview --expect-no-changes, preview --diff of a change, refresh, destroy`, async () => {
@@ -193,15 +154,7 @@ export function describeExamples(version: string): void {
                     const refresh = await stack.refresh();
                     succeeded(refresh);
                     scan(refresh);
-                    const destroy = await stack.destroy();
-                    succeeded(destroy);
-                    scan(destroy);
-                    assert.deepEqual((await stack.exportState()).deployment.resources ?? [], []);
-                    // Every file the CLI wrote (state, backups, history, config) but its event logs, whose debug lines carry
-                    // outputs in plain text (see above); their other events are scanned.
-                    const files = ledger.scanEverything([path.join(stack.workDir, "backend"), path.join(stack.workDir, "home"), stack.programDir]);
-                    assert.deepEqual(files.leaks, []);
-                    ledger.assertClean(`examples/${example.name} events`, { events: stack.eventsWithoutDebug() });
+                    await assertDestroyedWithoutLeaks(stack, ledger, `examples/${example.name}`);
                 } finally {
                     stack.dispose();
                 }

@@ -1,34 +1,27 @@
 // A Python, Go or YAML program (examples/<language>-cluster) through its whole life under the real `pulumi` CLI and the
 // provider plugin, against the emulator: the plan lines and steps of the TypeScript examples, a clean
-// `preview --expect-no-changes`, the refusals (a partition decrease, a force removal naming a replication factor, a bad
-// email), the secrets (admin client secret; in Python, which declares every resource type and a function, the API
-// client's secret and the connector secret's value) secrets in the state and nowhere in plain text, refresh, destroy.
+// `preview --expect-no-changes` (also after the refresh), the refusals (a partition decrease, a force removal naming a
+// replication factor, a bad email), the secrets (admin client secret; in Python, which declares every resource type
+// and a function, the API client's secret and the connector secret's value) secrets in the state and nowhere in plain
+// text, refresh, destroy.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import type { RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { SecretLedger } from "../support/secretScan";
+import { assertCiphertext, assertDestroyedWithoutLeaks, assertHostedClusterSecrets, printed, succeeded } from "../cli/cliAssertions";
 import { CliResult, CliStack, stepsOf } from "../cli/cliStack";
+import { examplesPlatform } from "../cli/examplesPlatform";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { type Language, REPOSITORY, languageSetup } from "./languageTools";
 
 const CLIENT = { clientId: "lang-client", clientSecret: `lang-secret-${randomBytes(8).toString("hex")}`, audience: "127.0.0.1" };
-const MEMBERS = [
-    { name: "Ada Lovelace", email: "ada@example.com", roles: ["owner"], invitePending: false },
-    { name: "Grace Hopper", email: "grace@example.com", roles: ["admin"], invitePending: false },
-];
 
-const succeeded = (result: CliResult) => assert.equal(result.exitCode, 0, `pulumi ${result.command} exited ${result.exitCode}:\n${result.lines.join("\n")}`);
 const failedWith = (result: CliResult, text: string) => {
     assert.notEqual(result.exitCode, 0, `pulumi ${result.command} passed:\n${result.lines.join("\n")}`);
     printed(result, text);
 };
-const printed = (result: CliResult, text: string) =>
-    assert.ok(
-        result.lines.some((line) => line.includes(text)),
-        `no line with ${JSON.stringify(text)}:\n${result.lines.join("\n")}`,
-    );
 const sorted = (steps: string[]) => [...steps].sort();
 const PAYMENTS_KEY = `payments-${randomBytes(8).toString("hex")}`;
 
@@ -65,21 +58,7 @@ const CASES: Record<Language, LanguageCase> = {
         previews: [FORCE_REPLACES],
         secrets: { paymentsApiKey: PAYMENTS_KEY },
         afterUp: async (stack, emulator, ledger) => {
-            const resources = (await stack.exportState()).deployment.resources ?? [];
-            const of = (name: string) => resources.find((resource) => resource.urn.endsWith(`::${name}`))!;
-            for (const [name, field, where] of [
-                ["order-worker", "clientSecret", "outputs"],
-                ["payments-api-key", "value", "outputs"],
-                ["payments-api-key", "value", "inputs"],
-                ["orders", "credentials", "inputs"],
-            ] as const) {
-                const value = of(name)[where]?.[field] as { ciphertext?: unknown } | undefined;
-                assert.equal(typeof value?.ciphertext, "string", `${name}.${where}.${field} is not ciphertext in the state: ${JSON.stringify(value)}`);
-            }
-            const clientSecret = emulator.control.hostedClusters()[0].clients[0].clientSecret;
-            ledger.addSecret("API client secret", clientSecret);
-            assert.equal((await stack.outputs(true)).workerClientSecret, clientSecret);
-            assert.equal((await stack.outputs()).workerClientSecret, "[secret]");
+            ledger.addSecret("API client secret", await assertHostedClusterSecrets(stack, emulator));
             assert.equal((await stack.outputs()).clusterStatus, "Healthy");
             // The function was given a secret (the client secret): its result is a secret too.
             const regions = (await stack.outputs(true)).regions as string[];
@@ -93,21 +72,7 @@ const CASES: Record<Language, LanguageCase> = {
 export function describeLanguage(language: Language): void {
     describe(`examples/${language}-cluster under pulumi ${PULUMI_SDK_MATCH} and the provider plugin`, function () {
         this.timeout(300_000);
-        const emulator = useEmulator({
-            brokers: 3,
-            partitions: 6,
-            replicationFactor: 3,
-            partitionScaling: true,
-            running: [0, 1, 2, 3, 4],
-            opMs: 10,
-            rateLimitBlockSeconds: 0,
-            clients: [CLIENT],
-            members: MEMBERS,
-            seats: 10,
-            clusterCreateMs: 200,
-            clusterDeleteMs: 100,
-            secretDeleteLagMs: 100,
-        });
+        const emulator = useEmulator(examplesPlatform([CLIENT]));
         const spec = CASES[language];
 
         it("preview, up, preview --expect-no-changes, the refusals, refresh, destroy; the client secret a secret", async () => {
@@ -154,12 +119,10 @@ export function describeLanguage(language: Language): void {
                 assert.deepEqual(sorted(grace?.roles ?? []), ["admin", "operationsengineer"]);
 
                 // The credentials (with the client secret) are ciphertext in the state, inputs and outputs.
-                const resources = (await stack.exportState()).deployment.resources ?? [];
-                const member = resources.find((resource) => resource.urn.endsWith("::grace"))!;
-                for (const where of ["inputs", "outputs"] as const) {
-                    const value = member[where]?.credentials as { ciphertext?: unknown } | undefined;
-                    assert.equal(typeof value?.ciphertext, "string", `grace.${where}.credentials is not ciphertext: ${JSON.stringify(value)}`);
-                }
+                await assertCiphertext(stack, [
+                    ["grace", "credentials", "inputs"],
+                    ["grace", "credentials", "outputs"],
+                ]);
                 await spec.afterUp?.(stack, emulator(), ledger);
 
                 const clean = await stack.preview("--expect-no-changes");
@@ -193,13 +156,9 @@ export function describeLanguage(language: Language): void {
                 const refresh = await stack.refresh();
                 succeeded(refresh);
                 scan(refresh);
-                const destroy = await stack.destroy();
-                succeeded(destroy);
-                scan(destroy);
-                assert.deepEqual((await stack.exportState()).deployment.resources ?? [], []);
-                const files = ledger.scanEverything([path.join(stack.workDir, "backend"), path.join(stack.workDir, "home"), stack.programDir]);
-                assert.deepEqual(files.leaks, []);
-                ledger.assertClean(`${language} events`, { events: stack.eventsWithoutDebug() });
+                // What refresh read leaves the program's inputs as they were: nothing to do.
+                succeeded(await stack.preview("--expect-no-changes"));
+                await assertDestroyedWithoutLeaks(stack, ledger, language);
             } finally {
                 stack.dispose();
             }
