@@ -1,4 +1,4 @@
-// npm run tools:pulumi|tools:kubernetes|tools:helm|tools:yaml -- [--print-bin] [VERSION ...]
+// npm run tools:pulumi|tools:kubernetes|tools:languages -- [--print-bin] [VERSION ...] (or cli.ts helm|yaml|codegen)
 // Builds the real tools the real-tool tiers run, into a folder outside the checkout keyed by version (see
 // toolsDir.ts), doing nothing for a version already built. --print-bin prints each version's bin folder (building it
 // first when needed) and nothing else on stdout. A build that cannot be done says what is missing and exits 1.
