@@ -108,6 +108,10 @@ export function describeLanguage(language: Language): void {
 
                 const up = await stack.up();
                 succeeded(up);
+                // The progress and done lines of the TypeScript resources.
+                printed(up, 'ClusterScale "cluster": change ');
+                printed(up, "] done");
+                printed(up, 'OrganizationMember "grace": adopted existing member grace@example.com (roles admin → admin, operationsengineer)');
                 assert.deepEqual(sorted(stepsOf(up)), sorted(spec.steps));
                 scan(up);
                 const outputs = await stack.outputs();
