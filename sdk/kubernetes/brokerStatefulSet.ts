@@ -215,26 +215,35 @@ export class BrokerStatefulSet {
      * authenticated user may ask by default); undefined when the API server does not answer reviews.
      */
     async deniedOf(requests: readonly AccessRequest[], signal?: AbortSignal): Promise<AccessRequest[] | undefined> {
-        const denied: AccessRequest[] = [];
-        for (const request of requests) {
-            const [resource, subresource] = request.resource.split("/");
-            const review = {
-                apiVersion: "authorization.k8s.io/v1",
-                kind: "SelfSubjectAccessReview",
-                spec: {
-                    resourceAttributes: { namespace: this.ref.namespace, verb: request.verb, group: request.group, resource, subresource, name: request.name },
-                },
-            };
-            let res: HttpResponse;
-            try {
-                res = await this.call("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { json: review, signal });
-            } catch {
-                return undefined;
-            }
-            const answer = decodeJsonBody(res, decoder("SelfSubjectAccessReview", accessReviewSchema));
-            if (answer.status?.allowed !== true) denied.push(request);
+        if (requests.length === 0) return [];
+        // The first review alone says whether the API server answers reviews at all; the others go together.
+        const [first, ...rest] = requests;
+        const firstAllowed = await this.allowed(first, signal);
+        if (firstAllowed === undefined) return undefined;
+        const restAllowed = await Promise.all(rest.map((request) => this.allowed(request, signal)));
+        if (restAllowed.includes(undefined)) return undefined;
+        const answers = [firstAllowed, ...restAllowed];
+        return requests.filter((_request, index) => answers[index] !== true);
+    }
+
+    /** Whether the API server allows the request (a SelfSubjectAccessReview); undefined when it answers none. */
+    private async allowed(request: AccessRequest, signal?: AbortSignal): Promise<boolean | undefined> {
+        const [resource, subresource] = request.resource.split("/");
+        const review = {
+            apiVersion: "authorization.k8s.io/v1",
+            kind: "SelfSubjectAccessReview",
+            spec: {
+                resourceAttributes: { namespace: this.ref.namespace, verb: request.verb, group: request.group, resource, subresource, name: request.name },
+            },
+        };
+        let res: HttpResponse;
+        try {
+            res = await this.call("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", { json: review, signal });
+        } catch {
+            return undefined;
         }
-        return denied;
+        const answer = decodeJsonBody(res, decoder("SelfSubjectAccessReview", accessReviewSchema));
+        return answer.status?.allowed === true;
     }
 
     private async call(
