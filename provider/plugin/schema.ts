@@ -1,7 +1,8 @@
 // The package schema of the provider plugin, generated from the resources' zod declarations (never written by
 // hand): property types, which are required, which are secret (`.meta({ secret: true })`), which replace the resource
 // when they change (`.meta({ replaceOnChanges: true })`), descriptions, and the object types they name
-// (`.meta({ id })`). plugin/schema.json is this, written by `npm run schema` (test/tools/writeSchema.ts); a test fails when they differ.
+// (`.meta({ id })`). plugin/schema.json is this, written by `npm run schema` (test/tools/writeSchema.ts); a test fails
+// when they differ.
 import { z } from "zod";
 import { type Declaration, PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, typeToken } from "./resources";
 
@@ -19,7 +20,7 @@ type JsonSchema = {
     replaceOnChanges?: boolean;
 };
 
-export type PulumiProperty = {
+type PulumiProperty = {
     type?: string;
     items?: PulumiProperty;
     additionalProperties?: PulumiProperty;
@@ -109,7 +110,6 @@ function objectType(json: JsonSchema, defs: Record<string, JsonSchema>): ObjectT
 
 function property(json: JsonSchema, defs: Record<string, JsonSchema>): PulumiProperty {
     const marks: PulumiProperty = {};
-    const anyValue = json.type === undefined && json.$ref === undefined;
     if (json.secret === true) marks.secret = true;
     if (json.replaceOnChanges === true) marks.replaceOnChanges = true;
     if (json.$ref !== undefined) {
@@ -119,7 +119,8 @@ function property(json: JsonSchema, defs: Record<string, JsonSchema>): PulumiPro
         return { $ref: `#/types/${typeToken(id)}`, ...(description ? { description } : {}), ...marks };
     }
     const described = { ...(json.description ? { description: json.description } : {}), ...marks };
-    if (anyValue) return { $ref: "pulumi.json#/Any", ...described };
+    // No type at all (z.unknown()): any value.
+    if (json.type === undefined) return { $ref: "pulumi.json#/Any", ...described };
     switch (json.type) {
         case "string":
         case "integer":
