@@ -7,7 +7,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, type ServedResource } from "./resources";
 import { secretProperties, unwrapSecrets, wrapSecrets } from "./secrets";
-import { declaredSecrets } from "./declaredSecrets";
 
 type Props = Record<string, unknown>;
 
@@ -16,6 +15,8 @@ const NO_CONFIG: pulumi.dynamic.ConfigureRequest = { config: { get: () => undefi
 
 export class PlatformProvider implements provider.Provider {
     private readonly loaded = new Map<string, Promise<pulumi.dynamic.ResourceProvider>>();
+    /** By type name: the properties the schema marks secret (inputs and outputs), kept secret in what goes back. */
+    private readonly declaredSecrets: Map<string, string[]>;
 
     constructor(
         readonly version: string,
@@ -23,6 +24,7 @@ export class PlatformProvider implements provider.Provider {
         /** Settles once the lines printed so far reached the engine: each call awaits it before it returns. */
         private readonly linesSent: () => Promise<void> = () => Promise.resolve(),
     ) {
+        this.declaredSecrets = secretsBySchema(schema);
         for (const method of ["check", "diff", "create", "read", "update", "delete", "invoke"] as const) {
             const call = this[method].bind(this) as (...args: unknown[]) => Promise<unknown>;
             (this as Record<string, unknown>)[method] = async (...args: unknown[]) => {
@@ -41,7 +43,7 @@ export class PlatformProvider implements provider.Provider {
         const given = { ...(unwrapSecrets(news) as Props), resourceName: name, dryRun: true };
         const result = await dynamic.check!(unwrapSecrets(olds), given);
         if (result.failures && result.failures.length > 0) return { failures: result.failures };
-        const keep = new Set([...declaredSecrets(typeName), ...secretProperties(news)]);
+        const keep = new Set([...(this.declaredSecrets.get(typeName) ?? []), ...secretProperties(news)]);
         return { inputs: wrapSecrets(result.inputs as Props, keep) };
     }
 
@@ -90,7 +92,7 @@ export class PlatformProvider implements provider.Provider {
 
     /** What the state keeps secret: what the declaration marks secret, and whatever came in as a secret. */
     private secretOutputs(typeName: string, outs: Props, given: Props): Props {
-        return wrapSecrets(outs, new Set([...declaredSecrets(typeName), ...secretProperties(given)]));
+        return wrapSecrets(outs, new Set([...(this.declaredSecrets.get(typeName) ?? []), ...secretProperties(given)]));
     }
 
     private dynamicOf(typeName: string): Promise<pulumi.dynamic.ResourceProvider> {
@@ -106,6 +108,19 @@ export class PlatformProvider implements provider.Provider {
         }
         return loading;
     }
+}
+
+/** The secret properties of each resource of a package schema (its `properties` hold the inputs' marks too). */
+function secretsBySchema(schema: string): Map<string, string[]> {
+    const resources = (JSON.parse(schema) as { resources?: Record<string, { properties?: Record<string, { secret?: boolean }> }> }).resources ?? {};
+    return new Map(
+        Object.entries(resources).map(([token, resource]) => [
+            token.split(":").pop() ?? token,
+            Object.entries(resource.properties ?? {})
+                .filter(([, property]) => property.secret === true)
+                .map(([name]) => name),
+        ]),
+    );
 }
 
 /** `urn:pulumi:dev::project::platform:index:ClusterScale::layout` → ClusterScale, layout. */
