@@ -14,7 +14,8 @@ import { assertCiphertext, assertDestroyedWithoutLeaks, assertHostedClusterSecre
 import { CliResult, CliStack, stepsOf } from "../cli/cliStack";
 import { examplesPlatform } from "../cli/examplesPlatform";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
-import { type Language, REPOSITORY, languageSetup } from "./languageTools";
+import { REPOSITORY } from "../tools/writeSchema";
+import { type Language, languageSetup } from "./languageTools";
 
 const CLIENT = { clientId: "lang-client", clientSecret: `lang-secret-${randomBytes(8).toString("hex")}`, audience: "127.0.0.1" };
 

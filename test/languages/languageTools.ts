@@ -8,11 +8,10 @@ import type { ProgramRunner } from "../cli/cliStack";
 import { pulumiBin } from "../cli/pulumiBin";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { toolDir } from "../tools/toolsDir";
+import { SCHEMA_FILE } from "../tools/writeSchema";
 import { YAML_VERSION } from "../tools/yaml";
 
-export const REPOSITORY = path.resolve(__dirname, "..", "..");
-export const PLUGIN_DIR = path.join(REPOSITORY, "plugin");
-export const SCHEMA_FILE = path.join(PLUGIN_DIR, "schema.json");
+const PLUGIN_DIR = path.dirname(SCHEMA_FILE);
 
 export type Language = "python" | "go" | "yaml";
 

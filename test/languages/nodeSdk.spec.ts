@@ -5,7 +5,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { REPOSITORY, generateSdk } from "./languageTools";
+import { REPOSITORY } from "../tools/writeSchema";
+import { generateSdk } from "./languageTools";
 
 const run = promisify(execFile);
 
