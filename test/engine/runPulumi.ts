@@ -142,8 +142,9 @@ async function runInThisProcess(
 }
 
 /**
- * The compiled engine when it is newer than every source of test/engine, else cli.ts under ts-node. Transpiling the
- * engine's modules in every run costs more than the rest of a run's start-up.
+ * The compiled engine when it is newer than every source of test/engine it was compiled from, else cli.ts under
+ * ts-node. Transpiling the engine's modules in every run costs more than the rest of a run's start-up. A source with no
+ * compiled counterpart (demo.ts, a new module) is not part of the compiled engine: cli.ts changes to import one.
  */
 function engineEntry(): string {
     let compiledAt: number;
@@ -154,6 +155,10 @@ function engineEntry(): string {
     } catch {
         return CLI;
     }
-    const sources = fs.readdirSync(__dirname).filter((file) => file.endsWith(".ts") && !file.endsWith(".spec.ts"));
-    return sources.every((file) => fs.statSync(path.join(__dirname, file)).mtimeMs <= compiledAt) ? COMPILED_CLI : CLI;
+    const compiledDir = path.dirname(COMPILED_CLI);
+    const compiledSources = fs
+        .readdirSync(__dirname)
+        .filter((file) => file.endsWith(".ts") && !file.endsWith(".spec.ts"))
+        .filter((file) => fs.existsSync(path.join(compiledDir, file.replace(/\.ts$/, ".js"))));
+    return compiledSources.every((file) => fs.statSync(path.join(__dirname, file)).mtimeMs <= compiledAt) ? COMPILED_CLI : CLI;
 }
