@@ -144,7 +144,7 @@ async function runInThisProcess(
 /**
  * The compiled engine when it is newer than every source of test/engine it was compiled from, else cli.ts under
  * ts-node. Transpiling the engine's modules in every run costs more than the rest of a run's start-up. A source with no
- * compiled counterpart (demo.ts, a new module) is not part of the compiled engine: cli.ts changes to import one.
+ * compiled counterpart (demo.ts, a new module) is not part of it: a compiled source that starts to import one is newer.
  */
 function engineEntry(): string {
     let compiledAt: number;
