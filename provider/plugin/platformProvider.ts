@@ -43,8 +43,7 @@ export class PlatformProvider implements provider.Provider {
         const given = { ...(unwrapSecrets(news) as Props), resourceName: name, dryRun: true };
         const result = await dynamic.check!(unwrapSecrets(olds), given);
         if (result.failures && result.failures.length > 0) return { failures: result.failures };
-        const keep = new Set([...(this.declaredSecrets.get(typeName) ?? []), ...secretProperties(news)]);
-        return { inputs: wrapSecrets(result.inputs as Props, keep) };
+        return { inputs: this.withSecrets(typeName, result.inputs as Props, news) };
     }
 
     async diff(id: string, urn: string, olds: Props, news: Props): Promise<provider.DiffResult> {
@@ -57,7 +56,7 @@ export class PlatformProvider implements provider.Provider {
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
         const result = await dynamic.create(unwrapSecrets(inputs));
-        return { id: result.id, outs: this.secretOutputs(typeName, result.outs as Props, inputs) };
+        return { id: result.id, outs: this.withSecrets(typeName, result.outs as Props, inputs) };
     }
 
     async read(id: string, urn: string, props: Props): Promise<provider.ReadResult> {
@@ -65,14 +64,14 @@ export class PlatformProvider implements provider.Provider {
         const dynamic = await this.dynamicOf(typeName);
         if (dynamic.read === undefined) return { id, props };
         const result = await dynamic.read(id, unwrapSecrets(props));
-        return { id: result.id, props: this.secretOutputs(typeName, result.props as Props, props) };
+        return { id: result.id, props: this.withSecrets(typeName, result.props as Props, props) };
     }
 
     async update(id: string, urn: string, olds: Props, news: Props): Promise<provider.UpdateResult> {
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
         const result = await dynamic.update!(id, unwrapSecrets(olds), unwrapSecrets(news));
-        return { outs: this.secretOutputs(typeName, (result.outs ?? {}) as Props, news) };
+        return { outs: this.withSecrets(typeName, (result.outs ?? {}) as Props, news) };
     }
 
     async delete(id: string, urn: string, props: Props): Promise<void> {
@@ -90,9 +89,9 @@ export class PlatformProvider implements provider.Provider {
         return { outputs: await served.call(args, process.env) };
     }
 
-    /** What the state keeps secret: what the declaration marks secret, and whatever came in as a secret. */
-    private secretOutputs(typeName: string, outs: Props, given: Props): Props {
-        return wrapSecrets(outs, new Set([...(this.declaredSecrets.get(typeName) ?? []), ...secretProperties(given)]));
+    /** What the state keeps secret, in inputs and outputs: what the schema marks secret, and whatever came in as a secret. */
+    private withSecrets(typeName: string, values: Props, given: Props): Props {
+        return wrapSecrets(values, new Set([...(this.declaredSecrets.get(typeName) ?? []), ...secretProperties(given)]));
     }
 
     private dynamicOf(typeName: string): Promise<pulumi.dynamic.ResourceProvider> {
