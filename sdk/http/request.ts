@@ -159,7 +159,9 @@ async function sendOnce(req: HttpRequest): Promise<HttpResponse> {
         body = new URLSearchParams(req.form).toString();
     }
 
-    if (req.signal?.aborted) throw new AbortedError("Request aborted by the caller", { request: description });
+    // The connection's signal stops requests from starting; one already sent runs to its answer, which tells the caller
+    // what the server did (a write cut off would leave that open).
+    if (req.signal?.aborted || req.connection?.signal?.aborted) throw new AbortedError("Request aborted by the caller", { request: description });
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), Math.max(1, timeoutMs));
     const signal = req.signal ? AbortSignal.any([req.signal, deadline.signal]) : deadline.signal;
@@ -227,8 +229,14 @@ export async function sendWithRetry(req: HttpRequest): Promise<HttpResponse> {
             if (last || replay !== "safe" || !isTransientError(error)) throw error;
         }
         req.onRetry?.({ method: req.method, path: new URL(req.url).pathname, status, attempt, delayMs });
-        await sleep(delayMs, req.signal);
+        await sleep(delayMs, callerSignalOf(req));
     }
+}
+
+/** The request's own signal and its connection's, as one (undefined when it has neither): for waits, which either may end. */
+export function callerSignalOf(req: Pick<HttpRequest, "signal" | "connection">): AbortSignal | undefined {
+    const signals = [req.signal, req.connection?.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+    return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 }
 
 export function decodeJsonBody<T>(res: HttpResponse, decode: (data: unknown) => DecodeResult<T>): T {

@@ -36,6 +36,11 @@ export interface ConnectionSettings {
      * from). They never hold a header value, a token or a secret.
      */
     log?: (line: string) => void;
+    /**
+     * Once it fires, no request made with these settings starts (it fails with AbortedError before it is sent) and the
+     * waits between them end; a request already sent runs to its answer. A host whose run was cancelled fires it.
+     */
+    signal?: AbortSignal;
 }
 
 const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];

@@ -5,6 +5,7 @@
 // must allow.
 
 import {
+    callerSignalOf,
     decodeJsonBody,
     errorFromResponse,
     exponentialDelay,
@@ -191,7 +192,8 @@ export class BrokerStatefulSet {
                     ),
             },
             decide,
-            options,
+            // A watch is a wait: the connection's signal ends it too.
+            { ...options, signal: callerSignalOf({ signal: options.signal, connection: this.connection }) },
         );
     }
 
