@@ -27,7 +27,8 @@ import type { AdminSettings, OrganizationMemberInfo } from "./types";
 import { CONFIG_NAMESPACE, StackCredentialConfig, describeSources, readCredentialConfig } from "../shared/credentials";
 import { secretChanged } from "../shared/secretChanged";
 import { asResourceFailures } from "../shared/checkFailures";
-import { debugLogFor } from "../shared/debugLog";
+import { connectionFor } from "../shared/connection";
+import { attachToDynamicProviderHost } from "../shared/hostLifetime";
 import { type MemberListing, listOrganizationMembers } from "./memberListing";
 import { type TlsInput, checkTls } from "../shared/tlsInput";
 import { PassLog } from "../shared/passes";
@@ -67,6 +68,7 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
     private readonly passes = new PassLog();
 
     async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+        attachToDynamicProviderHost();
         this.stackConfig = readCredentialConfig((name) => request.config.get(`${CONFIG_NAMESPACE}:${name}`));
     }
 
@@ -128,7 +130,7 @@ export class AdminClientProvider implements pulumi.dynamic.ResourceProvider<Admi
     ): Promise<AdminClientOutputs> {
         const secret = clientSecretFor(givenSecret, this.stackConfig, process.env);
         if (secret === undefined) throw new Error(`No client secret: set ${describeSources("clientSecret")}`);
-        const connection = { tls: options.tls, log: debugLogFor(`AdminClient "${nameOf(resource)}"`) };
+        const connection = connectionFor(`AdminClient "${nameOf(resource)}"`, options.tls);
         const listing = await listOrganizationMembers(settings, secret, { verifySecret: options.verifySecret, connection });
         log(resource, `${listing.members.length} members`);
         const outs = outputsOf(resource, settings, listing);

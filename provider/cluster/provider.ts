@@ -15,7 +15,8 @@ import type { Cluster } from "../../sdk/adminSchemas";
 import { waitForClusterGone, waitForClusterHealthy } from "../../sdk/admin/clusterWaits";
 import { HostedClusterStateError, PlatformError } from "../../sdk/errors";
 import { AdminProvider, type Tell, partialFailure } from "../shared/adminProvider";
-import { messageOf } from "../shared/messageOf";
+import { cancelledWhile, messageOf } from "../shared/messageOf";
+import { hostSignal } from "../shared/hostLifetime";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { secretChanged } from "../shared/secretChanged";
@@ -148,6 +149,7 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
         await this.call(name, `see cluster ${id} gone`, () =>
             waitForClusterGone(api, id, {
                 timeoutMs: props.timeoutSeconds * 1000,
+                signal: hostSignal,
                 onStatus: (status, ms) => this.say(name, `cluster ${id}: ${status} (${seconds(ms)})`),
             }),
         );
@@ -252,14 +254,24 @@ export class ClusterProvider extends AdminProvider<ClusterInputs, ClusterOutputs
     ): Promise<ClusterOutputs> {
         const name = inputs.resourceName;
         const settings = { resourceName: name, credentials: inputs.credentials, timeoutSeconds: inputs.timeoutSeconds };
+        let lastStatus: string | undefined;
         try {
             const cluster = await waitForClusterHealthy(api, clusterId, {
                 timeoutMs: inputs.timeoutSeconds * 1000,
-                onStatus: (status, ms) => this.say(name, `cluster ${clusterId} is ${status} (${seconds(ms)})`),
+                onStatus: (status, ms) => {
+                    lastStatus = status;
+                    this.say(name, `cluster ${clusterId} is ${status} (${seconds(ms)})`);
+                },
+                signal: hostSignal,
             });
             this.say(name, `cluster ${cluster.name} (${clusterId}) is Healthy`);
             return clusterOutputs(cluster, settings, sentStage);
         } catch (error) {
+            if (hostSignal.aborted) {
+                // Nothing more is sent (not even a read): the cluster stays in the stack as last seen.
+                const message = `${this.subject(name)}: ${cancelledWhile(`cluster ${clusterId} was ${lastStatus ?? "not read yet"}`)}; it stays in the stack: the next up waits for the same cluster`;
+                throw partialFailure(clusterId, { ...settings, clusterId, status: lastStatus ?? "Creating", __provider: provider }, message);
+            }
             if (!(error instanceof HostedClusterStateError) || error.clusterStatus === undefined) throw new Error(`${this.subject(name)}: ${messageOf(error)}`);
             const live = await api.findCluster(clusterId, { reread: true }).catch(() => undefined);
             const outputs = live === undefined ? undefined : clusterOutputs(live, settings, sentStage);

@@ -15,6 +15,7 @@ import { PlatformError } from "../../sdk/errors";
 import type { AdminCredentials } from "../shared/adminCredentials";
 import { AdminProvider, type Tell, partialFailure } from "../shared/adminProvider";
 import { messageOf } from "../shared/messageOf";
+import { hostSignal } from "../shared/hostLifetime";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { claimOnce } from "../shared/claims";
@@ -232,6 +233,7 @@ export class ClusterClientProvider extends AdminProvider<ClientInputs, ClientOut
                 timeoutMs: inputs.timeoutSeconds * 1000,
                 firstDelayMs: 250,
                 maxDelayMs: 5_000,
+                signal: hostSignal,
                 timedOut: (reason, ms) =>
                     new Error(
                         `the connection details of client ${created.clientId} were not readable after ${Math.round(ms / 1000)} s (${reason ?? "no answer"})`,

@@ -20,13 +20,14 @@ import {
     ResponseFormatError,
     ServerError,
 } from "../../sdk/errors";
-import { isTransientError } from "../../sdk/http/request";
+import { isTransientError, sleep } from "../../sdk/http/request";
 import { type ChangePlan, type ClusterState } from "../../sdk/schemas";
 import { type DesiredLayout } from "./inputs";
 import { judgeLiveness } from "./liveness";
 import { describeOperation, pendingText, progressLine, say, subject } from "./messages";
+import { hostSignal } from "../shared/hostLifetime";
 import { type Ownership } from "./reconcileDecision";
-import { messageOf } from "../shared/messageOf";
+import { cancelledWhile, messageOf } from "../shared/messageOf";
 import { type Planned } from "./request";
 
 /** Poll answers that tell nothing about the change (a 500, a body that is not the API's) tolerated in a row. */
@@ -109,6 +110,7 @@ export async function waitFor(options: WaitOptions): Promise<ChangeOutcome | und
             cluster,
             gateway: options.gateway,
             timeoutMs: Math.max(1, options.deadline - Date.now()),
+            signal: hostSignal,
             onProgress,
             // A poll is a GET and the change runs whatever the answer: one that tells nothing is read again.
             maxUnexpectedAnswers: MAX_UNEXPECTED_POLL_ANSWERS,
@@ -122,6 +124,11 @@ export async function waitFor(options: WaitOptions): Promise<ChangeOutcome | und
 /** A wait that ended without the change completing: plan again (undefined), or fail as the change's owner says. */
 async function waitEnded(options: WaitOptions, error: unknown): Promise<undefined> {
     const { name, cluster, changeId, ownership, onFailure } = options;
+    if (hostSignal.aborted) {
+        // Nothing more is sent: the cluster goes on with the change, and the next up finds it running.
+        if (onFailure === undefined) throw new Error(`${subject(name)}: ${cancelledWhile(`waiting for change ${changeId}, not started by this run`)}`);
+        return onFailure(cancelledWhile(`change ${changeId} ran: it goes on in the cluster, and the next up waits for it`), "IN_PROGRESS", undefined);
+    }
     if (
         error instanceof ChangeSupersededError ||
         (ownership === "elsewhere" && (error instanceof ChangeCancelledError || error instanceof ChangeFailedError))
@@ -202,6 +209,7 @@ function describeProgress(progress: ChangeProgress | undefined): string {
     return ` (${progress.completed}/${progress.total} operations done${running})`;
 }
 
+/** Waits ms, or less when the run is cancelled meanwhile (whatever comes next is then refused before it is sent). */
 export function pause(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms));
+    return sleep(ms, hostSignal).catch(() => undefined);
 }

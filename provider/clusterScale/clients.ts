@@ -11,7 +11,7 @@ import { TokenClient } from "../../sdk/auth/tokenClient";
 import type { ConnectionSettings } from "../../sdk/http/transport";
 import type { ManagementAuth, ManagementTls } from "./inputs";
 import { subject } from "./messages";
-import { debugLogFor } from "../shared/debugLog";
+import { connectionFor } from "../shared/connection";
 import { DEFAULT_MANAGEMENT_PORT, type KubernetesRouteInput, serviceRoute } from "../shared/kubernetesRouteInput";
 
 export interface ClientSettings {
@@ -37,7 +37,7 @@ export interface Clients {
  * kubernetes:kubeconfig); without either, KUBECONFIG or ~/.kube/config. Throws when the kubeconfig cannot be used.
  */
 export async function clientsFor(settings: ClientSettings, timeoutMs?: number, kubeconfig?: string): Promise<Clients> {
-    const connection: ConnectionSettings = { tls: settings.tls, log: debugLogFor(subject(settings.resourceName)) };
+    const connection = connectionFor(subject(settings.resourceName), settings.tls);
     const route = serviceRoute(settings.kubernetes);
     if (route !== undefined) {
         const resolved = await resolveServiceRoute(
@@ -57,7 +57,11 @@ export async function clientsFor(settings: ClientSettings, timeoutMs?: number, k
     const gateway = settings.gatewayUrl === undefined ? undefined : new GatewayClient({ gatewayUrl: settings.gatewayUrl, auth, timeoutMs, connection });
     const workload = settings.kubernetes;
     if (workload?.statefulSet === undefined) return { cluster, gateway };
-    const access = await resolveApiServer({ kubeconfig: workload.kubeconfig ?? kubeconfig, context: workload.context }, { log: connection.log });
+    // The API server's own trust and credentials, from the kubeconfig; the debug lines and the cancellation as for the rest.
+    const access = await resolveApiServer(
+        { kubeconfig: workload.kubeconfig ?? kubeconfig, context: workload.context },
+        { log: connection.log, signal: connection.signal },
+    );
     return { cluster, gateway, statefulSet: BrokerStatefulSet.at({ namespace: workload.namespace, statefulSet: workload.statefulSet }, access) };
 }
 

@@ -21,6 +21,11 @@ export function partialFailure(id: string, properties: ClusterScaleOutputs & { _
     return error;
 }
 
+/** Whether an error is such a partial failure. */
+export function isPartialFailure(error: unknown): boolean {
+    return error instanceof Error && typeof (error as { id?: unknown }).id === "string" && typeof (error as { properties?: unknown }).properties === "object";
+}
+
 function withinBudget(outputs: ClusterScaleOutputs): ClusterScaleOutputs {
     const size = (value: unknown) => JSON.stringify(value).length;
     if (size(outputs) <= PROPERTIES_BUDGET) return outputs;

@@ -34,6 +34,7 @@ import { type KubernetesRouteInput, describeRoute, serviceRoute } from "../share
 import { recordedIntent } from "./replicas";
 import { type LiveSnapshot, planChange, removedBrokers, snapshotOf } from "./request";
 import { messageOf } from "../shared/messageOf";
+import { attachToDynamicProviderHost } from "../shared/hostLifetime";
 import { reconcile } from "./reconcile";
 import { previewRollout } from "./kubernetes/statefulSetPreview";
 import { type Say, interruptedNote, pendingText, planLines, quiet, say, sayLines, subject } from "./messages";
@@ -49,6 +50,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
     private readonly passes = new PassLog();
 
     async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+        attachToDynamicProviderHost();
         this.configured = {
             "platform:managementUrl": request.config.get("platform:managementUrl"),
             "platform:gatewayUrl": request.config.get("platform:gatewayUrl"),

@@ -13,7 +13,7 @@ import type { ClusterState } from "../../sdk/schemas";
 import { type UnclearSend, applyLiveness, describeAnswers, pause, send, waitFor } from "./changeWait";
 import type { Clients } from "./clients";
 import { type ClusterScaleInputs, type DesiredLayout, desiredLayout } from "./inputs";
-import { partialFailure } from "./interrupted";
+import { isPartialFailure, partialFailure } from "./interrupted";
 import {
     claimsOf,
     existingClaims,
@@ -32,7 +32,8 @@ import { fingerprintOf, leftTheirLayout, runsKnownPlan } from "./ownership";
 import { type ReconcileFacts, type ReconcileStep, decideNext, replicasFor } from "./reconcileDecision";
 import { recordedIntent } from "./replicas";
 import { type PlanOutcome, planChange, snapshotOf } from "./request";
-import { messageOf } from "../shared/messageOf";
+import { cancelledWhile, messageOf } from "../shared/messageOf";
+import { hostSignal } from "../shared/hostLifetime";
 import { staleRecord } from "./staleRecord";
 import { ranReplicas, removedOrdinals } from "./kubernetes/removedOrdinals";
 
@@ -299,20 +300,44 @@ export async function reconcile(
         intended: desired.replicationFactor ?? desired.recordedReplicationFactor,
         ranReplicas: olds?.statefulSetReplicas ?? 0,
     };
+    /**
+     * The run was cancelled: nothing more is sent, and what this run leaves running is recorded for the next up. A
+     * layout already applied, with no StatefulSet to follow it, is simply done.
+     */
+    const cancelled = (progress: Progress): ClusterScaleOutputs => {
+        const inFlight = progress.inFlight;
+        if (inFlight !== undefined) {
+            const outputs = inFlightOutputs(settings, undefined, inFlight, "IN_PROGRESS", progress.intended);
+            return fail(outputs, cancelledWhile(`change ${inFlight.changeId} may be running: the next up waits for it`), progress);
+        }
+        if (progress.outputs !== undefined && statefulSet === undefined) return progress.outputs;
+        if (progress.outputs !== undefined) {
+            return fail(progress.outputs, cancelledWhile("the brokers' StatefulSet was brought to the applied layout: the next up finishes it"), progress);
+        }
+        throw new Error(`${subject(name)}: ${cancelledWhile("the layout change was not sent yet")}; the next up plans again`);
+    };
+
     let accessChecked = false;
     for (;;) {
-        const observed = await observe(progress);
-        if (observed.workload !== undefined) {
-            progress = { ...progress, ranReplicas: observed.workload.ranReplicas };
-            if (!accessChecked) {
-                const plan = { needed: replicasFor(desired.brokers), ranReplicas: observed.workload.ranReplicas, deleteVolumes };
-                await refuseMissingAccess(name, statefulSet!, neededAccess(statefulSet!, observed.workload.view, plan));
-                accessChecked = true;
+        let next: Act;
+        try {
+            const observed = await observe(progress);
+            if (observed.workload !== undefined) {
+                progress = { ...progress, ranReplicas: observed.workload.ranReplicas };
+                if (!accessChecked) {
+                    const plan = { needed: replicasFor(desired.brokers), ranReplicas: observed.workload.ranReplicas, deleteVolumes };
+                    await refuseMissingAccess(name, statefulSet!, neededAccess(statefulSet!, observed.workload.view, plan));
+                    accessChecked = true;
+                }
             }
+            const step = decideNext(factsOf(observed, progress, desired, earlier));
+            next = await act(step, observed, progress);
+        } catch (error) {
+            if (!hostSignal.aborted || isPartialFailure(error)) throw error;
+            return cancelled(progress);
         }
-        const step = decideNext(factsOf(observed, progress, desired, earlier));
-        const next = await act(step, observed, progress);
         if ("done" in next) return next.done;
+        if (hostSignal.aborted) return cancelled(next);
         if (next.round > MAX_APPLY_ROUNDS) {
             throw new Error(`${subject(name)}: the cluster kept changing under this update (${MAX_APPLY_ROUNDS} rounds of waiting and planning); run up again`);
         }

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { type AdminCredentials, checkAdminCredentials } from "../shared/adminCredentials";
 import { AdminProvider, type Tell } from "../shared/adminProvider";
 import { messageOf } from "../shared/messageOf";
+import { hostSignal } from "../shared/hostLifetime";
 import { isNew } from "../shared/passes";
 import { asResourceFailures } from "../shared/checkFailures";
 import { secretChanged } from "../shared/secretChanged";
@@ -178,6 +179,7 @@ export class ConnectorSecretProvider extends AdminProvider<SecretInputs, SecretO
                 timeoutMs: UNLISTED_WAIT_MS,
                 firstDelayMs: 100,
                 maxDelayMs: 2_000,
+                signal: hostSignal,
                 timedOut: () => new Error("still listed"),
             });
             this.say(name, `deleted secret ${props.secretName} of cluster ${props.clusterId}`);

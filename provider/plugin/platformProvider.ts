@@ -5,6 +5,7 @@
 // as a preview's (the plan lines show in preview and again in up's update pass).
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
+import { cancelHost } from "../shared/hostLifetime";
 import { PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, type ServedResource } from "./resources";
 import { secretProperties, unwrapSecrets, wrapSecrets } from "./secrets";
 
@@ -78,6 +79,11 @@ export class PlatformProvider implements provider.Provider {
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
         await dynamic.delete?.(id, unwrapSecrets(props));
+    }
+
+    /** The engine cancels the run (Ctrl-C): the steps in flight end, recording what they leave running. */
+    async cancel(): Promise<void> {
+        cancelHost();
     }
 
     /** A function, as a TypeScript program's call runs it; a failure is the call's failure, naming the function. */

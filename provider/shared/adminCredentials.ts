@@ -12,7 +12,7 @@ import { TokenClient } from "../../sdk/auth/tokenClient";
 import type { RetryNotice } from "../../sdk/http/request";
 import { type AdminSettings, clientSecretFor, clientSecretProblem, resolveAdminSettings } from "./adminSettings";
 import { Environment, StackCredentialConfig, describeSources } from "./credentials";
-import { debugLogFor } from "./debugLog";
+import { connectionFor } from "./connection";
 import { objectInput } from "./objectInput";
 import { type TlsInput, checkTls } from "./tlsInput";
 import { UNKNOWN, containsUnknown } from "./unknowns";
@@ -67,7 +67,7 @@ export function adminApiFor(
     if (containsUnknown(credentials)) throw new Error(`${subject}: credentials are not known yet`);
     const secret = clientSecretFor(credentials.clientSecret, config, env);
     if (secret === undefined) throw new Error(`${subject}: no client secret: set ${describeSources("clientSecret", "credentials.clientSecret")}`);
-    const connection = { tls: credentials.tls, log: debugLogFor(subject) };
+    const connection = connectionFor(subject, credentials.tls);
     const tokenProvider = new TokenClient({
         clientId: credentials.clientId,
         clientSecret: secret,

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AdminApiClient } from "../../sdk/adminApiClient";
 import { type AdminCredentials, adminApiFor, retryText } from "./adminCredentials";
 import { CONFIG_NAMESPACE, StackCredentialConfig, readCredentialConfig } from "./credentials";
+import { attachToDynamicProviderHost } from "./hostLifetime";
 import { messageOf } from "./messageOf";
 import { PassLog } from "./passes";
 
@@ -20,6 +21,7 @@ export abstract class AdminProvider<Inputs extends { resourceName: string }, Out
     protected abstract readonly typeName: string;
 
     async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+        attachToDynamicProviderHost();
         this.stackConfig = readCredentialConfig((name) => request.config.get(`${CONFIG_NAMESPACE}:${name}`));
     }
 
