@@ -56,8 +56,12 @@ export class PlatformProvider implements provider.Provider {
     async create(urn: string, inputs: Props): Promise<provider.CreateResult> {
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
-        const result = await dynamic.create(unwrapSecrets(inputs));
-        return { id: result.id, outs: this.withSecrets(typeName, result.outs as Props, inputs) };
+        try {
+            const result = await dynamic.create(unwrapSecrets(inputs));
+            return { id: result.id, outs: this.withSecrets(typeName, result.outs as Props, inputs) };
+        } catch (error) {
+            throw this.asKept(typeName, error, inputs);
+        }
     }
 
     async read(id: string, urn: string, props: Props): Promise<provider.ReadResult> {
@@ -71,8 +75,12 @@ export class PlatformProvider implements provider.Provider {
     async update(id: string, urn: string, olds: Props, news: Props): Promise<provider.UpdateResult> {
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
-        const result = await dynamic.update!(id, unwrapSecrets(olds), unwrapSecrets(news));
-        return { outs: this.withSecrets(typeName, (result.outs ?? {}) as Props, news) };
+        try {
+            const result = await dynamic.update!(id, unwrapSecrets(olds), unwrapSecrets(news));
+            return { outs: this.withSecrets(typeName, (result.outs ?? {}) as Props, news) };
+        } catch (error) {
+            throw this.asKept(typeName, error, news);
+        }
     }
 
     async delete(id: string, urn: string, props: Props): Promise<void> {
@@ -93,6 +101,19 @@ export class PlatformProvider implements provider.Provider {
         if (served === undefined) throw new Error(`${PACKAGE_NAME}: unknown function ${token}`);
         const args = Object.fromEntries(Object.entries(unwrapSecrets(inputs) as Props).filter(([, value]) => value !== undefined && value !== null));
         return { outputs: await served.call(args, process.env) };
+    }
+
+    /**
+     * A partial failure (the resource exists; its id and properties go into the state, with the reasons) as the engine
+     * must get it from a plugin: plain JSON (no shim: a plugin's resources have none), secrets wrapped as in outputs.
+     * Any other error as it is.
+     */
+    private asKept(typeName: string, error: unknown, given: Props): unknown {
+        const failure = error as { id?: unknown; properties?: unknown };
+        if (typeof failure?.id !== "string" || typeof failure.properties !== "object" || failure.properties === null) return error;
+        const { __provider: _shim, ...properties } = JSON.parse(JSON.stringify(failure.properties)) as Props;
+        failure.properties = this.withSecrets(typeName, properties, given);
+        return error;
     }
 
     /** What the state keeps secret, in inputs and outputs: what the schema marks secret, and whatever came in as a secret. */
