@@ -88,15 +88,6 @@ const ENGINE_ADDRESS = "127.0.0.1:0";
 const START_TIMEOUT_MS = 30_000;
 const INIT_FAILED_TYPE = "pulumirpc.ErrorResourceInitFailed";
 
-// Runs the host script as it is, after making it exit when our end of its stdin closes, so a host never outlives
-// a run that was killed. `node -e CODE A B` sees argv [node, A, B]; the host reads its arguments from argv[2].
-const LAUNCHER = [
-    "process.stdin.on('end', () => process.exit(0));",
-    "process.stdin.on('error', () => process.exit(0));",
-    "process.stdin.resume();",
-    "require(process.argv[1]);",
-].join(" ");
-
 export class DynamicHost {
     private exited = false;
     private stopped = false;
@@ -115,7 +106,8 @@ export class DynamicHost {
     /** Spawns the host with the program directory as cwd and PULUMI_NODEJS_PROJECT set, as the engine does. */
     static async start(options: DynamicHostOptions): Promise<DynamicHost> {
         const script = require.resolve("@pulumi/pulumi/cmd/dynamic-provider", { paths: [options.cwd] });
-        const child = spawn(process.execPath, ["-e", LAUNCHER, script, ENGINE_ADDRESS], {
+        // As the CLI starts a plugin: stdin a pipe the engine holds (a host that watches it sees the engine go).
+        const child = spawn(process.execPath, [script, ENGINE_ADDRESS], {
             cwd: options.cwd,
             env: {
                 ...process.env,
@@ -264,6 +256,23 @@ export class DynamicHost {
         await this.unary<Empty>("Delete", (done) => this.client.delete(request, done));
     }
 
+    /** The engine's Cancel (the CLI sends it to every provider when a run is interrupted: Ctrl-C, SIGTERM). */
+    async cancel(): Promise<void> {
+        await this.unary<Empty>("Cancel", (done) => this.client.cancel(new Empty(), done));
+    }
+
+    /** As a killed engine leaves its plugins: its end of their stdin closed, their stdout and stderr no longer read. */
+    abandon(): void {
+        this.child.stdin?.destroy();
+        this.child.stdout?.destroy();
+        this.child.stderr?.destroy();
+    }
+
+    /** Resolves once the host process exited. */
+    whenExited(): Promise<void> {
+        return this.exitPromise;
+    }
+
     /** The host's process id. */
     get pid(): number | undefined {
         return this.child.pid;
@@ -296,7 +305,8 @@ function toHostCallError(method: string, error: ServiceError, hostExited: boolea
     return new HostCallError(method, error.code, message, initFailureOf(error.metadata));
 }
 
-function initFailureOf(metadata: Metadata | undefined): InitFailure | undefined {
+/** The partial failure a failed call's metadata carries, if any. */
+export function initFailureOf(metadata: Metadata | undefined): InitFailure | undefined {
     const raw = metadata?.get("grpc-status-details-bin")[0];
     if (!raw) return undefined;
     const status = Status.deserializeBinary(typeof raw === "string" ? Buffer.from(raw, "binary") : raw);
