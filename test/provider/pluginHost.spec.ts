@@ -7,6 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import * as grpc from "@grpc/grpc-js";
+import { isSecretEnvelope } from "../../provider/plugin/secrets";
+import { initFailureOf } from "../engine/dynamicHost";
 import { useEmulator } from "../support/emulator";
 import { SCHEMA_FILE } from "../tools/writeSchema";
 /* eslint-disable @typescript-eslint/no-require-imports -- @pulumi/pulumi's generated gRPC modules have no types */
@@ -23,25 +25,26 @@ const urn = (type: string, name: string) => `urn:pulumi:dev::project::platform:i
 
 type Call = (method: string, request: unknown) => Promise<{ toObject(): Record<string, unknown>; getInputs?(): { toJavaScript(): unknown } }>;
 
-/** An engine of our own: records what the plugin logs. */
-async function startEngine(): Promise<{ address: string; lines: string[]; stop: () => void }> {
-    const lines: string[] = [];
+/** An engine of our own: records what the plugin logs (`onLine` hears each line as it comes). */
+async function startEngine(): Promise<{ address: string; lines: string[]; onLine: (line: string) => void; stop: () => void }> {
+    const engine = { address: "", lines: [] as string[], onLine: (_line: string) => undefined as void, stop: () => undefined as void };
     const server = new grpc.Server();
     server.addService(engineRpc.EngineService, {
         log: (call: { request: { getMessage(): string } }, callback: (error: null, response: unknown) => void) => {
-            lines.push(call.request.getMessage());
+            engine.lines.push(call.request.getMessage());
+            engine.onLine(call.request.getMessage());
             callback(null, new Empty());
         },
     });
     const port = await new Promise<number>((resolve, reject) =>
         server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
     );
-    return { address: `127.0.0.1:${port}`, lines, stop: () => server.forceShutdown() };
+    return Object.assign(engine, { address: `127.0.0.1:${port}`, stop: () => server.forceShutdown() });
 }
 
-/** The plugin process, and a client of its provider service. */
-async function startPlugin(engineAddress: string, env: NodeJS.ProcessEnv): Promise<{ call: Call; stop: () => void }> {
-    const child: ChildProcess = spawn(PLUGIN, [engineAddress], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** The plugin process as the CLI starts it (its stdin a pipe the engine holds), and a client of its provider service. */
+async function startPlugin(engineAddress: string, env: NodeJS.ProcessEnv): Promise<{ call: Call; stop: () => void; child: ChildProcess }> {
+    const child: ChildProcess = spawn(PLUGIN, [engineAddress], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
     // What the plugin prints on stderr (the protocol server's own stack traces of failed calls) is the engine's to hide.
     child.stderr!.resume();
     const port = await new Promise<string>((resolve, reject) => {
@@ -51,7 +54,7 @@ async function startPlugin(engineAddress: string, env: NodeJS.ProcessEnv): Promi
     const client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const call: Call = (method, request) =>
         new Promise((resolve, reject) => client[method](request, (error: Error | null, response: never) => (error ? reject(error) : resolve(response))));
-    return { call, stop: () => (client.close(), child.kill("SIGKILL")) };
+    return { call, child, stop: () => (client.close(), child.kill("SIGKILL")) };
 }
 
 function checkRequest(type: string, name: string, news: Record<string, unknown>) {
@@ -112,6 +115,46 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
             engine.lines.join("\n"),
         );
         assert.ok(!engine.lines.join("\n").includes(CLIENT.clientSecret));
+    });
+
+    it("its engine gone (the engine's end of stdin closed): it exits within seconds", async () => {
+        const exited = new Promise((resolve) => plugin.child.once("exit", resolve));
+        plugin.child.stdin!.end();
+        const late = new Promise((resolve) => setTimeout(() => resolve("late"), 10_000).unref());
+        assert.notEqual(await Promise.race([exited, late]), "late", "the plugin still ran 10 s after its engine went");
+    });
+
+    it("Cancel while ClusterScale waits for its change: the create fails at once, the change's id kept (a partial failure); nothing more is sent", async () => {
+        emulator().control.reset({ brokers: 3, partitions: 3, replicationFactor: 3, running: [0, 1, 2, 3, 4], opMs: 400 });
+        const auth = { ...SECRET, value: { headers: { authorization: "Bearer kept-secret-8c1f" } } };
+        const news = { managementUrl: emulator().managementUrl, auth, brokerCount: 5, partitionCount: 3, replicationFactor: 3, timeoutSeconds: 600 };
+        const checked = await plugin.call("check", checkRequest("ClusterScale", "cluster", news));
+        const request = new providerProto.CreateRequest();
+        request.setUrn(urn("ClusterScale", "cluster"));
+        request.setProperties(checked.getInputs!());
+        const accepted = new Promise<void>((resolve) => (engine.onLine = (line) => line.includes("accepted") && resolve()));
+        const create = plugin.call("create", request).then(
+            () => assert.fail("the create completed"),
+            (error: unknown) => error as Error & { metadata: grpc.Metadata },
+        );
+        await accepted;
+        await plugin.call("cancel", new Empty());
+        const error = await create;
+        const served = emulator().control.requests().length;
+        assert.match(
+            error.message,
+            /ClusterScale "cluster": the run was cancelled while change \d+ ran: it goes on in the cluster, and the next up waits for it/,
+        );
+        const kept = initFailureOf(error.metadata)?.properties as { lastChange?: { status: string }; auth?: unknown } | undefined;
+        assert.equal(kept?.lastChange?.status, "IN_PROGRESS", "no partial failure keeping the change: its id would be lost");
+        assert.ok(!("__provider" in kept), "the plugin's partial failure carries a dynamic provider's shim");
+        // The partial failure keeps no credentials (the next up takes them from its inputs); kept ones would be secrets.
+        assert.ok(kept.auth === undefined || isSecretEnvelope(kept.auth), "the partial failure keeps the credentials in plain text");
+        assert.ok(!JSON.stringify({ ...kept, auth: undefined }).includes("kept-secret-8c1f"), "the partial failure carries the credentials");
+        const pending = () => (emulator().control.state() as { pendingChange?: unknown }).pendingChange !== undefined;
+        assert.ok(pending(), "the change was no longer running when the create failed");
+        while (pending()) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(emulator().control.requests().length, served, "a request reached the cluster after the Cancel");
     });
 
     it("check of an unknown type fails naming it", async () => {
