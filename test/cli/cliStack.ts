@@ -1,15 +1,16 @@
 // A stack under the real `pulumi` CLI: the program copied into a folder of its own (with the project's node_modules
 // linked in, as a user's project has them), a file backend, PULUMI_HOME and the passphrase secrets provider in that
-// folder, nothing reaching outside the machine. Each command runs the CLI in a process group of its own (a kill takes
-// its provider hosts with it); commands that run the program connect it to the stack's programServer.ts, which runs
-// the program anew for each of them, as the Automation API's inline programs run (a kill takes it down too, as the
-// program dies with a killed CLI).
+// folder, nothing reaching outside the machine. Each command runs the CLI in a process group of its own (a kill reaches
+// the CLI alone: it starts its plugins in groups of their own); commands that run the program connect it to the
+// stack's programServer.ts, which runs the program anew for each of them, as the Automation API's inline programs run
+// (a kill takes it down too, as the program dies with a killed CLI).
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as readline from "readline";
 import { pulumiBin } from "./pulumiBin";
+import { type ProcessEntry, processesWith } from "../support/processTable";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
 const PROGRAM_SERVER = path.join(__dirname, "programServer.ts");
@@ -25,8 +26,10 @@ export type ProgramRunner = { command: string; args: string[] } | "host";
 const NODE_PROGRAM_SERVER: ProgramRunner = { command: process.execPath, args: ["-r", require.resolve("ts-node/register/transpile-only"), PROGRAM_SERVER] };
 
 export interface CliRunOptions {
-    /** Kills the CLI's process group (and the program) at once, SIGKILL, as a killed pipeline would. */
+    /** Kills the CLI's process group at once (SIGKILL), as a pipeline's timeout would; the program server goes too. */
     signal?: AbortSignal;
+    /** Sends SIGINT to the CLI's process group, as Ctrl-C in a terminal or a cancelled pipeline does. */
+    interrupt?: AbortSignal;
     /** Each line the CLI prints, as it comes. */
     onLine?: (line: string) => void;
     env?: NodeJS.ProcessEnv;
@@ -66,6 +69,7 @@ export class CliStack {
     private readonly bin: string;
     private env: NodeJS.ProcessEnv;
     private server?: Promise<ProgramServer>;
+    private serverPid?: number;
 
     private constructor(
         readonly version: string,
@@ -228,6 +232,7 @@ export class CliStack {
         } else if (RUNS_PROGRAM.has(command) && runner !== "host") {
             this.server ??= ProgramServer.start(runner, this.programDir, this.env);
             const server = await this.server;
+            this.serverPid = server.pid;
             extra.push(`--client=127.0.0.1:${server.port}`, "--exec-kind", "auto.inline", "--event-log", eventLog);
             options.signal?.addEventListener("abort", () => this.stopServer(), { once: true });
         }
@@ -236,6 +241,14 @@ export class CliStack {
         const end = args.includes("--") ? args.indexOf("--") : args.length;
         const result = await runCli(this.bin, [...args.slice(0, end), ...flags, ...args.slice(end)], this.programDir, env, options);
         return { ...result, command: args.join(" "), events: readEvents(eventLog) };
+    }
+
+    /**
+     * The processes of this stack's commands that are running: the CLI and the plugins it started. The program server
+     * is the suite's own (it stands in for the CLI's language host, and serves every command of the stack).
+     */
+    processes(): ProcessEntry[] {
+        return processesWith("PULUMI_HOME", path.join(this.workDir, "home")).filter((entry) => entry.pid !== this.serverPid);
     }
 
     dispose(): void {
@@ -295,9 +308,11 @@ function runCli(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
         const lines: string[] = [];
         const out: string[] = [];
         const err: string[] = [];
-        const kill = () => killGroup(child);
+        const kill = () => signalGroup(child, "SIGKILL");
+        const interrupt = () => signalGroup(child, "SIGINT");
         options.signal?.addEventListener("abort", kill, { once: true });
         if (options.signal?.aborted) kill();
+        options.interrupt?.addEventListener("abort", interrupt, { once: true });
         const collect = (stream: NodeJS.ReadableStream, into: string[]) =>
             readline.createInterface({ input: stream }).on("line", (line) => {
                 into.push(line);
@@ -309,56 +324,20 @@ function runCli(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv
         child.on("error", reject);
         child.on("close", (code, signal) => {
             options.signal?.removeEventListener("abort", kill);
+            options.interrupt?.removeEventListener("abort", interrupt);
             resolve({ exitCode: code ?? (signal === "SIGKILL" ? 128 + 9 : 1), lines, stdout: out.join("\n"), stderr: err.join("\n") });
         });
     });
 }
 
-/**
- * SIGKILL for the CLI, its process group and every process under it: the CLI starts its plugins (the provider hosts)
- * outside its group, and a host whose engine went away spins on, so a killed pipeline's hosts are killed here too, as
- * the end of a CI job would.
- */
-function killGroup(child: ChildProcess): void {
+/** A signal to the CLI's process group: the CLI alone (it starts its plugins in process groups of their own). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
     if (child.pid === undefined) return;
-    const doomed = [child.pid, ...descendantsOf(child.pid)];
     try {
-        process.kill(-child.pid, "SIGKILL");
+        process.kill(-child.pid, signal);
     } catch {
         // the group is gone already
     }
-    for (const pid of doomed) {
-        try {
-            process.kill(pid, "SIGKILL");
-        } catch {
-            // gone already
-        }
-    }
-}
-
-/** Every process under `pid` (Linux: from /proc). */
-function descendantsOf(pid: number): number[] {
-    const children = new Map<number, number[]>();
-    for (const entry of fs.readdirSync("/proc")) {
-        if (!/^\d+$/.test(entry)) continue;
-        try {
-            // pid (comm) state ppid …: the command may hold spaces and parentheses, so read after the last ")".
-            const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-            const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-            children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-        } catch {
-            // exited meanwhile
-        }
-    }
-    const found: number[] = [];
-    const walk = (parent: number) => {
-        for (const child of children.get(parent) ?? []) {
-            found.push(child);
-            walk(child);
-        }
-    };
-    walk(pid);
-    return found;
 }
 
 /** The stack's program server (programServer.ts for TypeScript). */
@@ -380,6 +359,10 @@ class ProgramServer {
             readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve(new ProgramServer(child, Number(line))));
             child.on("exit", (code) => reject(new Error(`the program server exited ${code}: ${errors}`)));
         });
+    }
+
+    get pid(): number | undefined {
+        return this.child.pid;
     }
 
     stop(): void {

@@ -264,6 +264,14 @@ export class BrokerWorkloads {
         return true;
     }
 
+    /** The image can be pulled now: a container that waited for it (neverStarting) starts after the start time. */
+    letStart(ordinal: number): void {
+        this.neverStarting.delete(ordinal);
+        const pod = this.pods.get(ordinal);
+        if (pod === undefined || pod.deletingSince !== undefined || pod.container.state !== "waiting") return;
+        pod.timer = setTimeout(() => this.startContainer(pod), this.options.startMs);
+    }
+
     /** The container crashes for good (CrashLoopBackOff): its broker stays down until its pod is removed. */
     crash(ordinal: number): boolean {
         const pod = this.pods.get(ordinal);

@@ -55,11 +55,16 @@ export class WorkloadApi {
     accessReviews: "answered" | "forbidden" = "answered";
     /** The reviews asked, as `verb resource[/subresource] [name]`. */
     readonly reviewsAsked: string[] = [];
+    /** Every request served, as `METHOD path`. */
+    readonly served: string[] = [];
+    /** Awaited before a claim is deleted and the deletion answered (a test holds a deletion there). */
+    beforeClaimDeletion?: (name: string) => Promise<void>;
 
     constructor(private readonly workloads: BrokerWorkloads) {}
 
     /** Serves the request when it is one of these resources or discovery; false when the path is none of them. */
     handle(request: http.IncomingMessage, response: http.ServerResponse, url: URL, user: WorkloadUser, body: Buffer): boolean {
+        this.served.push(`${request.method ?? "GET"} ${url.pathname}`);
         const discovery = DISCOVERY[url.pathname];
         if (discovery && request.method === "GET") {
             json(response, 200, typeof discovery === "function" ? discovery(request) : discovery);
@@ -114,9 +119,13 @@ export class WorkloadApi {
             return list(response, pods ? "PodList" : "PersistentVolumeClaimList", "v1", items, version);
         }
         if (method !== "GET" && !(method === "DELETE" && !pods)) return notAllowed(response);
-        const object = pods ? this.workloads.pod(name) : method === "DELETE" ? this.workloads.deleteClaim(name) : this.workloads.claim(name);
-        if (object === undefined) return status(response, 404, "NotFound", `${plural} "${name}" not found`, { name, kind: plural });
-        json(response, 200, asTable ? table(objectKind, [object], version) : object);
+        const answer = () => {
+            const object = pods ? this.workloads.pod(name) : method === "DELETE" ? this.workloads.deleteClaim(name) : this.workloads.claim(name);
+            if (object === undefined) return status(response, 404, "NotFound", `${plural} "${name}" not found`, { name, kind: plural });
+            json(response, 200, asTable ? table(objectKind, [object], version) : object);
+        };
+        if (method === "DELETE" && this.beforeClaimDeletion !== undefined) return void this.beforeClaimDeletion(name).then(answer);
+        answer();
     }
 
     /** A SelfSubjectAccessReview: allowed when the user's rules give the verb on the resource (rules name no objects here). */
