@@ -4,20 +4,24 @@
 // first when needed) and nothing else on stdout. A build that cannot be done says what is missing and exits 1.
 import * as path from "path";
 import { ToolBuildError } from "./goBuild";
-import { HELM_VERSION, HELM_VERSIONS, helmTools } from "./helm";
+import { HELM_VERSIONS, helmTools } from "./helm";
 import { KUBERNETES_VERSIONS, kubectlTools, kubernetesTools } from "./kubernetes";
-import { PULUMI_VERSIONS, pulumiTools } from "./pulumi";
+import { PULUMI_SDK_MATCH, PULUMI_VERSIONS, pulumiTools } from "./pulumi";
+import { KUBERNETES_PROVIDER_VERSION, kubernetesProviderTools } from "./kubernetesProvider";
 import { YAML_VERSIONS, yamlTools } from "./yaml";
 import { CODEGEN_VERSIONS, codegenTools } from "./codegen";
 import { pythonTools } from "./python";
 
 const TOOLS: Record<string, { versions: string[]; build: (version: string) => Promise<string> }> = {
     pulumi: { versions: PULUMI_VERSIONS, build: pulumiTools },
-    // The Kubernetes tier's tools: the control plane, kubectl of its release and helm (the Helm stories run both).
+    // The Kubernetes tier's tools: the control plane, kubectl of its release, Helm 3 and 4, and the CLI with Pulumi's
+    // Kubernetes provider plugin (the stories of the brokers' StatefulSet among its other managers run them).
     kubernetes: {
         versions: KUBERNETES_VERSIONS,
         build: async (version) => {
-            await helmTools(HELM_VERSION);
+            for (const helm of HELM_VERSIONS) await helmTools(helm);
+            await pulumiTools(PULUMI_SDK_MATCH);
+            await kubernetesProviderTools(KUBERNETES_PROVIDER_VERSION);
             await kubectlTools(version);
             return kubernetesTools(version);
         },

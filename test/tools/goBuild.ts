@@ -66,7 +66,7 @@ export function progress(line: string): void {
     process.stderr.write(`${line}\n`);
 }
 
-async function requireGo(): Promise<void> {
+export async function requireGo(): Promise<void> {
     try {
         await run("go", ["version"], process.cwd(), process.env);
     } catch {
@@ -74,7 +74,8 @@ async function requireGo(): Promise<void> {
     }
 }
 
-async function go(args: string[], cwd: string, env: NodeJS.ProcessEnv, what: string): Promise<string> {
+/** Runs `go` with these arguments; a failure says what could not be done, and what is missing. */
+export async function go(args: string[], cwd: string, env: NodeJS.ProcessEnv, what: string): Promise<string> {
     try {
         return await run("go", args, cwd, env);
     } catch (error) {

@@ -1,5 +1,6 @@
-// Helm (v3) of a pinned version, built from its Go module (helm.sh/helm/v3/cmd/helm) like the other tools: a scratch
-// module that requires it, repeating its non-local replace directives, the version set as its release build sets it.
+// Helm of a pinned version, built from its Go module (helm.sh/helm/v3/cmd/helm, helm.sh/helm/v4/cmd/helm) like the
+// other tools: a scratch module that requires it, repeating its non-local replace directives, the version set as its
+// release build sets it.
 import * as fs from "fs";
 import * as path from "path";
 import { buildGoPrograms, moduleDir, printedVersion, progress } from "./goBuild";
@@ -8,11 +9,12 @@ import { toolDir } from "./toolsDir";
 
 /** The newest Helm 3 the module proxy serves that builds with the machine's Go. */
 export const HELM_VERSION = "3.22.0";
-export const HELM_VERSIONS = [HELM_VERSION];
-
-const HELM = "helm.sh/helm/v3";
+/** The newest Helm 4 the module proxy serves that builds with the machine's Go (it upgrades with server-side apply). */
+export const HELM4_VERSION = "4.3.1";
+export const HELM_VERSIONS = [HELM_VERSION, HELM4_VERSION];
 
 export async function helmTools(version: string): Promise<string> {
+    const HELM = `helm.sh/helm/v${version.split(".")[0]}`;
     const dir = toolDir("helm", `v${version}`);
     if (works(dir, version)) return dir;
     const started = Date.now();
