@@ -45,6 +45,8 @@ export interface StatefulSetView {
     podSelector: string;
     /** Field managers that own `spec.replicas` (managedFields), e.g. "helm". */
     replicaManagers: string[];
+    /** The StatefulSet's own annotations. */
+    annotations: Record<string, string>;
     /**
      * spec.podManagementPolicy ("OrderedReady" unless set, as the API defaults it): with OrderedReady the controller
      * creates a pod only once every lower ordinal runs and is Ready, and removes one pod at a time, the highest first.
@@ -121,6 +123,7 @@ export class BrokerStatefulSet {
                 .map(([key, value]) => `${key}=${value}`)
                 .join(","),
             replicaManagers: (set.metadata.managedFields ?? []).filter((entry) => ownsReplicas(entry.fieldsV1)).map((entry) => entry.manager ?? "(unnamed)"),
+            annotations: set.metadata.annotations ?? {},
             podManagementPolicy: set.spec.podManagementPolicy ?? "OrderedReady",
             firstOrdinal: set.spec.ordinals?.start ?? 0,
         };

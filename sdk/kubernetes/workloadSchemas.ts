@@ -9,6 +9,7 @@ const metadataSchema = z.object({
     resourceVersion: z.string().optional(),
     deletionTimestamp: z.string().optional(),
     labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
 });
 
 const managedFieldsEntrySchema = z.object({

@@ -13,6 +13,7 @@ const view = (replicas: number): StatefulSetView => ({
     whenScaled: "Retain",
     podSelector: "app=zeebe",
     replicaManagers: [],
+    annotations: {},
     podManagementPolicy: "Parallel",
     firstOrdinal: 0,
 });

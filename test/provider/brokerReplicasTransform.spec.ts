@@ -15,10 +15,11 @@ describe("pulumi-platform/kubernetes: leaveBrokerReplicasToClusterScale", () => 
             custom: true,
         }) as unknown as pulumi.ResourceTransformArgs;
 
-    it("gives the brokers' StatefulSet ignoreChanges on spec.replicas, keeping its other options and its props", async () => {
+    it("gives the brokers' StatefulSet ignoreChanges on spec.replicas and the annotation that says so, keeping its other options and props", async () => {
         const result = await transform(args("kubernetes:apps/v1:StatefulSet", "camunda-zeebe", { ignoreChanges: ["metadata.labels"], protect: true }));
         assert.ok(result);
-        assert.deepStrictEqual(result.props, { metadata: { name: "camunda-zeebe" }, spec: { replicas: 3 } });
+        // The StatefulSet is marked: ClusterScale's preview knows the program leaves it the count.
+        assert.deepStrictEqual(result.props, { metadata: { name: "camunda-zeebe", annotations: { "pulumi-platform/replicas": "ClusterScale" } }, spec: { replicas: 3 } });
         assert.deepStrictEqual(result.opts?.ignoreChanges, ["metadata.labels", "spec.replicas"]);
         assert.strictEqual(result.opts?.protect, true);
     });

@@ -4,6 +4,7 @@
 // (decided by reconcileDecision.ts, as up decides them), and the permissions up would lack (accessCheck.ts). It only
 // reads.
 
+import { PlatformError } from "../../../sdk/errors";
 import { type BrokerStatefulSet, FIELD_MANAGER } from "../../../sdk/kubernetes/brokerStatefulSet";
 import type { BrokerState } from "../../../sdk/schemas";
 import { type Say, subject } from "../messages";
@@ -12,6 +13,7 @@ import { PERMISSIONS, claimsOf, kubernetesFailure, podList, refusalText, workloa
 import { decideNext, isWorkloadRefusal, replicasFor } from "../reconcileDecision";
 import { ranReplicas, removedOrdinals } from "./removedOrdinals";
 import { neededAccess, refuseMissingAccess } from "./accessCheck";
+import { REPLICAS_ANNOTATION, REPLICAS_LEFT_TO } from "../../shared/replicasAnnotation";
 
 export interface RolloutPreview {
     /** Steps remain besides the layout change (replicas to move, claims to delete): an update even with an empty plan. */
@@ -33,6 +35,12 @@ export async function previewRollout(
         view = await statefulSet.read();
         ({ pods } = await statefulSet.pods(view.podSelector));
     } catch (error) {
+        // Made by the same program (a chart, a StatefulSet of its own) in the run this preview is of: up creates it
+        // before ClusterScale acts, when ClusterScale depends on it.
+        if (view === undefined && error instanceof PlatformError && error.status === 404) {
+            tell(name, `StatefulSet ${sts} does not exist yet: up needs it before it acts (declare ClusterScale with dependsOn on what creates it)`);
+            return { pending: false };
+        }
         throw kubernetesFailure(name, `read StatefulSet ${sts} or its pods`, PERMISSIONS.read, error);
     }
     const podNames = new Set(pods.map((pod) => pod.name));
@@ -67,12 +75,10 @@ export async function previewRollout(
         statefulSet,
         neededAccess(statefulSet, view, { needed, ranReplicas: ranReplicas(volumes.recordedReplicas, view.replicas), deleteVolumes: volumes.delete }),
     );
-    const others = view.replicaManagers.filter((manager) => manager !== FIELD_MANAGER);
-    if (others.length > 0) {
-        tell(
-            name,
-            `StatefulSet ${sts}: spec.replicas is also written by ${others.join(", ")}: its next apply will set the count back (see the README's Kubernetes recipe)`,
-        );
+    const leftToUs = view.annotations[REPLICAS_ANNOTATION] === REPLICAS_LEFT_TO;
+    for (const manager of view.replicaManagers.filter((other) => other !== FIELD_MANAGER)) {
+        const line = otherManagerLine(manager, leftToUs);
+        if (line !== undefined) tell(name, `StatefulSet ${sts}: ${line}`);
     }
     if (view.replicas < needed) {
         const added = range(view.replicas, needed);
@@ -136,6 +142,25 @@ async function existing(statefulSet: BrokerStatefulSet, names: string[]): Promis
     } catch {
         return []; // up lists them again, and says so when it cannot
     }
+}
+
+const LEAVE_IT = "leave spec.replicas to ClusterScale (leaveBrokerReplicasToClusterScale of pulumi-platform/kubernetes; see the README's Kubernetes recipe)";
+
+/**
+ * What another writer of spec.replicas does to ClusterScale's count (measured: test/kubernetes/). Pulumi's Kubernetes
+ * provider applies with a manager `pulumi-kubernetes-<id>` (server-side apply) or writes as `pulumi-kubernetes`
+ * (enableServerSideApply: false); with the transform's annotation the program leaves the count alone.
+ */
+function otherManagerLine(manager: string, leftToClusterScale: boolean): string | undefined {
+    if (manager.startsWith("pulumi-kubernetes-")) {
+        if (leftToClusterScale) return undefined;
+        return `spec.replicas is also applied by Pulumi's Kubernetes provider (${manager}): once ClusterScale changed the count, the program's next update of the StatefulSet fails with an apply conflict; ${LEAVE_IT}`;
+    }
+    if (manager === "pulumi-kubernetes") {
+        if (leftToClusterScale) return undefined;
+        return `spec.replicas is also written by Pulumi's Kubernetes provider without server-side apply (${manager}): the program's next update of the StatefulSet sets the count back, stopping the brokers above it; ${LEAVE_IT} before changing the layout`;
+    }
+    return `spec.replicas is also written by ${manager}: its next apply either sets the count back or fails with a conflict (see the README's Kubernetes recipe)`;
 }
 
 function partitionIds(broker: BrokerState): string {
