@@ -38,6 +38,8 @@ export interface WorkloadSpec {
     rules?: PolicyRule[];
     /** Made by `helm install` of the test chart (chart/, clusterSize = replicas) with this helm, instead of a POST. */
     helm?: string;
+    /** Made by the test's Pulumi program (everything else of the namespace is made here). */
+    byProgram?: boolean;
 }
 
 /** Creates the namespace's objects; answers the ClusterScale `kubernetes` input for the pipeline's identity. */
@@ -68,7 +70,7 @@ export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Pr
     });
     if (spec.helm !== undefined) {
         helm(plane, spec.helm, ["install", RELEASE, CHART, "--set", `clusterSize=${spec.replicas}`]);
-    } else
+    } else if (!spec.byProgram)
         await api.must("POST", `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets?fieldManager=chart-install`, {
             apiVersion: "apps/v1",
             kind: "StatefulSet",
