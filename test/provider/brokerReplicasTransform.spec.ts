@@ -19,7 +19,10 @@ describe("pulumi-platform/kubernetes: leaveBrokerReplicasToClusterScale", () => 
         const result = await transform(args("kubernetes:apps/v1:StatefulSet", "camunda-zeebe", { ignoreChanges: ["metadata.labels"], protect: true }));
         assert.ok(result);
         // The StatefulSet is marked: ClusterScale's preview knows the program leaves it the count.
-        assert.deepStrictEqual(result.props, { metadata: { name: "camunda-zeebe", annotations: { "pulumi-platform/replicas": "ClusterScale" } }, spec: { replicas: 3 } });
+        assert.deepStrictEqual(result.props, {
+            metadata: { name: "camunda-zeebe", annotations: { "pulumi-platform/replicas": "ClusterScale" } },
+            spec: { replicas: 3 },
+        });
         assert.deepStrictEqual(result.opts?.ignoreChanges, ["metadata.labels", "spec.replicas"]);
         assert.strictEqual(result.opts?.protect, true);
     });

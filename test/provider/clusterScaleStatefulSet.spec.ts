@@ -317,7 +317,10 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
         const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         succeeded(preview);
-        assert.ok(printed(preview, "spec.replicas is also written by helm: its next apply either sets the count back or fails with a conflict"), preview.result.stdout);
+        assert.ok(
+            printed(preview, "spec.replicas is also written by helm: its next apply either sets the count back or fails with a conflict"),
+            preview.result.stdout,
+        );
     });
 
     it("a user who may not list pods: up stops at its preview naming the permission, before any layout change", async () => {
