@@ -2,18 +2,22 @@
 // plugin/pulumi-resource-platform runs it with node directly): serves the engine's provider protocol.
 import * as fs from "fs";
 import * as path from "path";
-import { main } from "@pulumi/pulumi/provider";
 import { EngineLog, engineAddressOf } from "./engineLog";
 import { PlatformProvider } from "./platformProvider";
+import { serveProvider } from "./providerServer";
 import { stopWithEngine } from "../shared/hostLifetime";
 
 const pluginDir = path.resolve(__dirname, "..", "..", "..", "plugin");
 const schema = fs.readFileSync(path.join(pluginDir, "schema.json"), "utf8");
 const version = (JSON.parse(schema) as { version: string }).version;
-const args = process.argv.slice(2);
-const engineAddress = engineAddressOf(args);
+const engineAddress = engineAddressOf(process.argv.slice(2));
 const log = engineAddress === undefined ? undefined : new EngineLog(engineAddress);
 stopWithEngine();
+// A failure nobody awaited is the call's own to report: the plugin serves on (as a dynamic-provider host does).
+process.on("unhandledRejection", (error) => process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
 
-// main prints the port the engine reads first; the providers' lines go to the engine after it.
-void main(new PlatformProvider(version, schema, () => log?.flushed() ?? Promise.resolve()), args).then(() => log?.capture());
+// The engine reads the port from the first line; the providers' lines go to the engine after it.
+void serveProvider(new PlatformProvider(version, schema, () => log?.flushed() ?? Promise.resolve())).then((port) => {
+    process.stdout.write(`${port}\n`);
+    log?.capture();
+});

@@ -1,21 +1,24 @@
 // The provider plugin `platform`: every resource served by the same dynamic provider a TypeScript program's resource
-// uses (check, diff, create, read, update, delete), called the way the dynamic-provider host calls it. What differs
-// is only how the engine talks to a plugin: the resource's name comes from its URN; secrets arrive wrapped (unwrapped
-// here, wrapped again in what goes back); and the engine never says whether it runs a preview, so each check is taken
-// as a preview's (the plan lines show in preview and again in up's update pass).
+// uses (check, diff, create, read, update, delete), called the way the dynamic-provider host calls it, configured as
+// the dynamic-provider host configures it: with the provider's settings (providerConfig.ts) where a TypeScript program
+// has its stack config. What differs is only how the engine talks to a plugin: the resource's name comes from its
+// URN; secrets arrive wrapped (unwrapped here, wrapped again in what goes back); and the engine never says whether it
+// runs a preview, so each check is taken as a preview's (the plan lines show in preview and again in up's update pass).
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
+import { CONFIG_NAMESPACE, readCredentialConfig } from "../shared/credentials";
 import { cancelHost } from "../shared/hostLifetime";
+import { SECRET_CONFIG_KEYS, asStackConfig, providerConfigFailures } from "./providerConfig";
+import type { ServedProvider } from "./providerServer";
 import { PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, type ServedResource } from "./resources";
 import { secretProperties, unwrapSecrets, wrapSecrets } from "./secrets";
 
 type Props = Record<string, unknown>;
 
-/** The stack config a plugin is never given (pulumi/pulumi#10915): settings come from inputs or the environment. */
-const NO_CONFIG: pulumi.dynamic.ConfigureRequest = { config: { get: () => undefined } as unknown as pulumi.dynamic.ConfigureRequest["config"] };
-
-export class PlatformProvider implements provider.Provider {
+export class PlatformProvider implements ServedProvider {
     private readonly loaded = new Map<string, Promise<pulumi.dynamic.ResourceProvider>>();
+    /** The provider's settings as a TypeScript program's stack config holds them (Configure gives them). */
+    private config: Record<string, string> = {};
     /** By type name: the properties the schema marks secret (inputs and outputs), kept secret in what goes back. */
     private readonly declaredSecrets: Map<string, string[]>;
 
@@ -36,6 +39,24 @@ export class PlatformProvider implements provider.Provider {
                 }
             };
         }
+    }
+
+    /** The provider's settings: each key's rule, secrets kept secret. */
+    async checkConfig(_olds: Props, news: Props): Promise<provider.CheckResult> {
+        const failures = providerConfigFailures(unwrapSecrets(news) as Props);
+        if (failures.length > 0) return { failures };
+        return { inputs: wrapSecrets(news, SECRET_CONFIG_KEYS) };
+    }
+
+    /** A changed setting updates the provider and replaces nothing: the resources under it stay what they are. */
+    async diffConfig(olds: Props, news: Props): Promise<provider.DiffResult> {
+        const [before, after] = [unwrapSecrets(olds) as Props, unwrapSecrets(news) as Props];
+        const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+        return { changes: [...keys].some((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])), replaces: [] };
+    }
+
+    async configure(inputs: Props): Promise<void> {
+        this.config = asStackConfig(unwrapSecrets(inputs) as Props);
     }
 
     async check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
@@ -100,7 +121,8 @@ export class PlatformProvider implements provider.Provider {
         const served = SERVED_FUNCTIONS[name];
         if (served === undefined) throw new Error(`${PACKAGE_NAME}: unknown function ${token}`);
         const args = Object.fromEntries(Object.entries(unwrapSecrets(inputs) as Props).filter(([, value]) => value !== undefined && value !== null));
-        return { outputs: await served.call(args, process.env) };
+        const credentials = readCredentialConfig((name) => this.config[`${CONFIG_NAMESPACE}:${name}`]);
+        return { outputs: await served.call(args, credentials, process.env) };
     }
 
     /**
@@ -126,8 +148,9 @@ export class PlatformProvider implements provider.Provider {
         if (served === undefined) return Promise.reject(new Error(`${PACKAGE_NAME}: unknown resource type ${typeName}`));
         let loading = this.loaded.get(typeName);
         if (loading === undefined) {
+            const config = this.config;
             loading = served.load().then(async (dynamic) => {
-                await dynamic.configure?.(NO_CONFIG);
+                await dynamic.configure?.({ config: { get: (key: string) => config[key] } as pulumi.dynamic.ConfigureRequest["config"] });
                 return dynamic;
             });
             this.loaded.set(typeName, loading);

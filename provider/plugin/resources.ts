@@ -10,7 +10,7 @@ import { clusterScaleDeclaration } from "../clusterScale/declaration";
 import { connectorSecretDeclaration } from "../connectorSecret/declaration";
 import { ipAllowlistDeclaration } from "../ipAllowlist/declaration";
 import { organizationMemberDeclaration } from "../organizationMember/declaration";
-import type { Environment } from "../shared/credentials";
+import type { Environment, StackCredentialConfig } from "../shared/credentials";
 
 export const PACKAGE_NAME = "platform";
 
@@ -27,8 +27,8 @@ export interface ServedResource {
 
 export interface ServedFunction {
     declaration: Declaration;
-    /** The function's result from plain arguments; settings not given come from the environment (no stack config). */
-    call: (args: Record<string, unknown>, env: Environment) => Promise<Record<string, unknown>>;
+    /** The function's result from plain arguments; settings not given come from the provider's, then the environment. */
+    call: (args: Record<string, unknown>, config: StackCredentialConfig, env: Environment) => Promise<Record<string, unknown>>;
 }
 
 /** By type name: `ClusterScale` is `platform:index:ClusterScale`. */
@@ -46,11 +46,11 @@ export const SERVED_RESOURCES: Record<string, ServedResource> = {
 export const SERVED_FUNCTIONS: Record<string, ServedFunction> = {
     getMembers: {
         declaration: getMembersDeclaration,
-        call: async (args, env) => ({ members: await (await import("../adminClient/getMembers")).membersWith(args, {}, env) }),
+        call: async (args, config, env) => ({ members: await (await import("../adminClient/getMembers")).membersWith(args, config, env) }),
     },
     getClusterParameters: {
         declaration: getClusterParametersDeclaration,
-        call: async (args, env) => ({ ...(await (await import("../cluster/getClusterParameters")).clusterParametersWith(args, {}, env)) }),
+        call: async (args, config, env) => ({ ...(await (await import("../cluster/getClusterParameters")).clusterParametersWith(args, config, env)) }),
     },
 };
 

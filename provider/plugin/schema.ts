@@ -4,6 +4,7 @@
 // (`.meta({ id })`). plugin/schema.json is this, written by `npm run schema` (test/tools/writeSchema.ts); a test fails
 // when they differ.
 import { z } from "zod";
+import { providerConfigDeclaration } from "./providerConfig";
 import { type Declaration, PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, typeToken } from "./resources";
 
 type JsonSchema = {
@@ -47,6 +48,8 @@ export function packageSchema(version: string): Record<string, unknown> {
     for (const [name, served] of Object.entries(SERVED_FUNCTIONS)) {
         functions[typeToken(name)] = functionSchema(served.declaration, types);
     }
+    // The provider's settings: stack config `platform:<key>` for the default provider, an explicit provider's inputs.
+    const settings = objectOf(providerConfigDeclaration, types).properties;
     return {
         name: PACKAGE_NAME,
         displayName: "Workflow-engine platform",
@@ -59,6 +62,12 @@ export function packageSchema(version: string): Record<string, unknown> {
             go: { importBasePath: "pulumi-platform/sdk/go/platform", generateResourceContainerTypes: false, respectSchemaVersion: true },
             nodejs: { packageName: "@pulumi-platform/platform", respectSchemaVersion: true },
             python: { packageName: "pulumi_platform", respectSchemaVersion: true },
+        },
+        config: { variables: settings },
+        provider: {
+            description: "The provider's settings, for every resource and function under it: each falls back to the environment.",
+            inputProperties: settings,
+            properties: settings,
         },
         types: sortedByKey(types),
         resources,

@@ -157,6 +157,77 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
         assert.equal(emulator().control.requests().length, served, "a request reached the cluster after the Cancel");
     });
 
+    /** A CheckRequest/DiffRequest of the provider's own settings (CheckConfig and DiffConfig take them). */
+    const configRequest = (kind: "CheckRequest" | "DiffRequest", olds: Record<string, unknown>, news: Record<string, unknown>) => {
+        const request = new providerProto[kind]();
+        request.setUrn("urn:pulumi:dev::project::pulumi:providers:platform::default");
+        request.setOlds(Struct.fromJavaScript(olds));
+        request.setNews(Struct.fromJavaScript(news));
+        return request;
+    };
+
+    it("CheckConfig refuses a setting that breaks its rule, naming the key; a secret setting comes back a secret", async () => {
+        const bad = await plugin.call("checkConfig", configRequest("CheckRequest", {}, { managementUrl: "gateway:9600/x", baseUrl: "ftp://admin" }));
+        assert.deepEqual(bad.toObject().failuresList, [
+            {
+                property: "managementUrl",
+                reason: "platform:managementUrl must be an absolute http(s) origin without path, query or credentials, e.g. http://gateway:9600",
+            },
+            { property: "baseUrl", reason: "platform:baseUrl must be an absolute http(s) URL without credentials" },
+        ]);
+        const good = await plugin.call(
+            "checkConfig",
+            configRequest("CheckRequest", {}, { managementUrl: emulator().managementUrl, clientSecret: CLIENT.clientSecret }),
+        );
+        assert.deepEqual(good.toObject().failuresList, []);
+        const inputs = good.getInputs!().toJavaScript() as Record<string, unknown>;
+        assert.equal(inputs.managementUrl, emulator().managementUrl);
+        assert.deepEqual(inputs.clientSecret, { ...SECRET, value: CLIENT.clientSecret }, "the client secret came back in plain text");
+    });
+
+    it("DiffConfig: a changed setting is an update of the provider that replaces nothing (no resource under it is replaced)", async () => {
+        const olds = { managementUrl: "http://old:9600", clientSecret: { ...SECRET, value: "a" } };
+        const changed = await plugin.call("diffConfig", configRequest("DiffRequest", olds, { ...olds, managementUrl: "http://new:9600" }));
+        assert.equal(changed.toObject().changes, providerProto.DiffResponse.DiffChanges.DIFF_SOME);
+        assert.deepEqual(changed.toObject().replacesList, []);
+        const same = await plugin.call("diffConfig", configRequest("DiffRequest", olds, { ...olds }));
+        assert.equal(same.toObject().changes, providerProto.DiffResponse.DiffChanges.DIFF_NONE);
+    });
+
+    it("Configure: the provider's settings are what a resource or a function without its own falls back to, as stack config is from TypeScript", async () => {
+        const configure = new providerProto.ConfigureRequest();
+        configure.setArgs(
+            Struct.fromJavaScript({
+                managementUrl: emulator().managementUrl,
+                clientId: CLIENT.clientId,
+                clientSecret: { ...SECRET, value: CLIENT.clientSecret },
+                oauthUrl: emulator().authUrl,
+                baseUrl: emulator().baseUrl,
+            }),
+        );
+        await plugin.call("configure", configure);
+        const scale = await plugin.call("check", checkRequest("ClusterScale", "cluster", { brokerCount: 3, partitionCount: 3 }));
+        assert.deepEqual(scale.toObject().failuresList, []);
+        assert.equal((scale.getInputs!().toJavaScript() as { managementUrl: string }).managementUrl, emulator().managementUrl);
+        const member = await plugin.call("check", checkRequest("OrganizationMember", "grace", { email: "grace@example.com", roles: ["admin"] }));
+        assert.deepEqual(member.toObject().failuresList, []);
+        assert.ok(
+            engine.lines.some((line) => line.startsWith('OrganizationMember "grace": adopts existing member grace@example.com')),
+            engine.lines.join("\n"),
+        );
+        const invoke = new providerProto.InvokeRequest();
+        invoke.setTok("platform:index:getMembers");
+        invoke.setArgs(Struct.fromJavaScript({}));
+        const listed = (await plugin.call("invoke", invoke)) as unknown as { getReturn(): { toJavaScript(): { members: { email: string }[] } } };
+        assert.deepEqual(
+            listed
+                .getReturn()
+                .toJavaScript()
+                .members.map((entry) => entry.email),
+            ["grace@example.com"],
+        );
+    });
+
     it("check of an unknown type fails naming it", async () => {
         await assert.rejects(plugin.call("check", checkRequest("Nothing", "x", {})), /unknown resource type Nothing/);
     });
