@@ -1,7 +1,8 @@
 // The layout of a cluster and a person of the organization, declared in Go.
 //
-// The provider plugin `platform` gets no stack config (a plugin's provider is configured through its own inputs): the
-// settings come from this program's config, and the client secret stays a secret from config to state.
+// The endpoints and the admin client's credentials are the provider's settings, from stack config as for every Pulumi
+// provider (`pulumi config set platform:managementUrl …`, `pulumi config set --secret platform:clientSecret …`); the
+// client secret stays a secret from config to state.
 package main
 
 import (
@@ -21,7 +22,6 @@ func main() {
 			return fallback
 		}
 		layout, err := platform.NewClusterScale(ctx, "cluster", &platform.ClusterScaleArgs{
-			ManagementUrl:     pulumi.String(cfg.Require("managementUrl")),
 			BrokerCount:       pulumi.Int(orDefault("brokerCount", 5)),
 			PartitionCount:    pulumi.Int(orDefault("partitionCount", 8)),
 			ReplicationFactor: pulumi.Int(orDefault("replicationFactor", 3)),
@@ -37,12 +37,6 @@ func main() {
 		member, err := platform.NewOrganizationMember(ctx, "grace", &platform.OrganizationMemberArgs{
 			Email: pulumi.String(email),
 			Roles: pulumi.StringArray{pulumi.String("admin"), pulumi.String("operationsengineer")},
-			Credentials: &platform.AdminCredentialsArgs{
-				ClientId:     pulumi.String(cfg.Require("clientId")),
-				ClientSecret: cfg.RequireSecret("clientSecret"),
-				OauthUrl:     pulumi.String(cfg.Require("oauthUrl")),
-				BaseUrl:      pulumi.String(cfg.Require("baseUrl")),
-			},
 		})
 		if err != nil {
 			return err

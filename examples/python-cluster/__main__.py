@@ -1,8 +1,16 @@
 """A cluster layout, a person of the organization and a hosted cluster with its API client, declared in Python.
 
-The provider plugin `platform` gets no stack config (a plugin's provider is configured through its own inputs): the
-settings come from this program's config, and the secrets (the admin client's secret, the API client's secret, the
-connector secret's value) stay secrets from config to state.
+The endpoints and the admin client's credentials are the provider's settings, from stack config as for every Pulumi
+provider (a `platform.Provider` of its own would take them as inputs instead):
+
+    pulumi config set platform:managementUrl http://zeebe-gateway:9600
+    pulumi config set platform:clientId my-client
+    pulumi config set --secret platform:clientSecret '...'
+    pulumi config set platform:oauthUrl https://login.example.com/oauth/token
+    pulumi config set platform:baseUrl https://api.example.com/admin/v1
+
+The secrets (the admin client's secret, the API client's secret, the connector secret's value) stay secrets from
+config to state.
 """
 import pulumi
 import pulumi_platform as platform
@@ -11,7 +19,6 @@ config = pulumi.Config()
 
 layout = platform.ClusterScale(
     "cluster",
-    management_url=config.require("managementUrl"),
     broker_count=config.get_int("brokerCount") or 5,
     partition_count=config.get_int("partitionCount") or 8,
     # Left out: the resource keeps the one it intends (on create, the cluster's), as a force removal needs.
@@ -20,18 +27,10 @@ layout = platform.ClusterScale(
     timeout_seconds=config.get_int("timeoutSeconds") or 600,
 )
 
-credentials = platform.AdminCredentialsArgs(
-    client_id=config.require("clientId"),
-    client_secret=config.require_secret("clientSecret"),
-    oauth_url=config.require("oauthUrl"),
-    base_url=config.require("baseUrl"),
-)
-
 member = platform.OrganizationMember(
     "grace",
     email=config.get("memberEmail") or "grace@example.com",
     roles=config.get_object("memberRoles") or ["admin", "operationsengineer"],
-    credentials=credentials,
 )
 
 orders = platform.Cluster(
@@ -41,33 +40,25 @@ orders = platform.Cluster(
     region=config.get("region") or "Belgium, Europe (europe-west1)",
     plan_type="Basic",
     stage_label="prod",
-    credentials=credentials,
 )
 
 # A Cluster's id is the cluster's id.
-worker = platform.ClusterClient("order-worker", cluster_id=orders.id, client_name="order-worker", permissions=["Zeebe"], credentials=credentials)
+worker = platform.ClusterClient("order-worker", cluster_id=orders.id, client_name="order-worker", permissions=["Zeebe"])
 
 platform.ConnectorSecret(
     "payments-api-key",
     cluster_id=orders.id,
     secret_name="PAYMENTS_API_KEY",
     value=config.require_secret("paymentsApiKey"),
-    credentials=credentials,
 )
 
 platform.IpAllowlist(
     "ingress",
     cluster_id=orders.id,
     entries=[platform.IpAllowlistEntryArgs(ip=config.get("officeRange") or "203.0.113.0/24", description="office")],
-    credentials=credentials,
 )
 
-parameters = platform.get_cluster_parameters_output(
-    client_id=config.require("clientId"),
-    client_secret=config.require_secret("clientSecret"),
-    oauth_url=config.require("oauthUrl"),
-    base_url=config.require("baseUrl"),
-)
+parameters = platform.get_cluster_parameters_output()
 
 pulumi.export("changeId", layout.change_id)
 pulumi.export("partitionCount", layout.partition_count)

@@ -1,5 +1,5 @@
 // A Python, Go or YAML program (examples/<language>-cluster) through its whole life under the real `pulumi` CLI and the
-// provider plugin, against the emulator: the plan lines and steps of the TypeScript examples, a clean
+// provider plugin, against the emulator, configured through `platform:` stack config only: the plan lines and steps of the TypeScript examples, a clean
 // `preview --expect-no-changes` (also after the refresh), the refusals (a partition decrease, a force removal naming a
 // replication factor, a bad email), the secrets (admin client secret; in Python, which declares every resource type
 // and a function, the API client's secret and the connector secret's value) secrets in the state and nowhere in plain
@@ -61,7 +61,7 @@ const CASES: Record<Language, LanguageCase> = {
         afterUp: async (stack, emulator, ledger) => {
             ledger.addSecret("API client secret", await assertHostedClusterSecrets(stack, emulator));
             assert.equal((await stack.outputs()).clusterStatus, "Healthy");
-            // The function was given a secret (the client secret): its result is a secret too.
+            // The function took its credentials from the provider's settings.
             const regions = (await stack.outputs(true)).regions as string[];
             assert.ok(regions.includes("Belgium, Europe (europe-west1)"), JSON.stringify(regions));
         },
@@ -86,13 +86,14 @@ export function describeLanguage(language: Language): void {
                 version: PULUMI_SDK_MATCH,
                 runner: setup.runner,
                 env: setup.env,
+                // The provider's settings from stack config only, as for every Pulumi provider: no resource is given them.
                 config: {
-                    managementUrl: emulator().managementUrl,
-                    clientId: CLIENT.clientId,
-                    oauthUrl: emulator().authUrl,
-                    baseUrl: emulator().baseUrl,
+                    "platform:managementUrl": emulator().managementUrl,
+                    "platform:clientId": CLIENT.clientId,
+                    "platform:oauthUrl": emulator().authUrl,
+                    "platform:baseUrl": emulator().baseUrl,
                 },
-                secrets: { clientSecret: CLIENT.clientSecret, ...spec.secrets },
+                secrets: { "platform:clientSecret": CLIENT.clientSecret, ...spec.secrets },
             });
             try {
                 stack.addEnv(setup.prepare(stack.programDir));
@@ -123,11 +124,13 @@ export function describeLanguage(language: Language): void {
                     .find((member) => member.email === "grace@example.com");
                 assert.deepEqual(sorted(grace?.roles ?? []), ["admin", "operationsengineer"]);
 
-                // The credentials (with the client secret) are ciphertext in the state, inputs and outputs.
+                // The credentials are ciphertext in the state, inputs and outputs, and so is the provider's client secret.
                 await assertCiphertext(stack, [
                     ["grace", "credentials", "inputs"],
                     ["grace", "credentials", "outputs"],
                 ]);
+                const provider = ((await stack.exportState()).deployment.resources ?? []).find((resource) => resource.type === "pulumi:providers:platform");
+                assert.ok(JSON.stringify(provider?.inputs?.clientSecret).includes("ciphertext"), JSON.stringify(provider?.inputs));
                 await spec.afterUp?.(stack, emulator(), ledger);
 
                 const clean = await stack.preview("--expect-no-changes");
