@@ -5,7 +5,9 @@
 // token (the management API is reached at managementUrl: a real API server refuses its dry runs on the service proxy).
 // With `helm`, the StatefulSet comes from `helm install` of the test chart (chart/), as a Helm user's does.
 import { execFileSync } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
+import { toolDir } from "../tools/toolsDir";
 import type { ControlPlane } from "./controlPlane";
 
 export const NAMESPACE = "camunda";
@@ -111,6 +113,13 @@ export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Pr
 /** The test chart (a broker StatefulSet as the platform's chart makes it) and the release name it is installed as. */
 export const CHART = path.join(__dirname, "chart");
 export const RELEASE = "zeebe";
+
+/** The helm of this version built by `npm run tools:kubernetes`. */
+export function helmBin(version: string): string {
+    const bin = path.join(toolDir("helm", `v${version}`), "bin", "helm");
+    if (!fs.existsSync(bin)) throw new Error(`no helm at ${bin}: run \`npm run tools:kubernetes\` (needs Go)`);
+    return bin;
+}
 
 /** Runs helm with the admin's kubeconfig in the namespace (`paths` first on its PATH); returns what it printed. */
 export function helm(plane: ControlPlane, bin: string, args: string[], paths: string[] = []): string {

@@ -4,32 +4,25 @@
 // post-renderer, installed as a Helm 4 plugin (Helm 4 runs post-renderers as plugins only), applies the live count and
 // passes, growing and shrinking; `--server-side=false` goes back to Helm 3's merge, which writes the chart's count back.
 import assert from "node:assert/strict";
-import * as fs from "fs";
 import * as path from "path";
 import { printed, succeeded } from "../provider/clusterScaleSupport";
 import { toolDir } from "../tools/toolsDir";
 import { HELM4_VERSION } from "../tools/helm";
 import { KUBERNETES_VERSION } from "../tools/kubernetes";
-import { CHART, NAMESPACE, RELEASE, STATEFUL_SET, helm } from "./brokerWorkload";
+import { CHART, NAMESPACE, RELEASE, STATEFUL_SET, helm, helmBin } from "./brokerWorkload";
 import { useRealCluster } from "./realCluster";
 
 const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
 const RECIPE = path.resolve(__dirname, "..", "..", "examples", "helm-keep-replicas");
-
-function helmBin(): string {
-    const bin = path.join(toolDir("helm", `v${HELM4_VERSION}`), "bin", "helm");
-    if (!fs.existsSync(bin)) throw new Error(`no helm at ${bin}: run \`npm run tools:kubernetes\` (needs Go)`);
-    return bin;
-}
 
 describe(`ClusterScale and Helm ${HELM4_VERSION} on a real control plane`, function () {
     this.timeout(240_000);
     const real = useRealCluster();
 
     it("after ClusterScale changed the count, helm upgrade fails with an apply conflict and keeps it; the README's post-renderer as a Helm 4 plugin keeps it through upgrades, growing and shrinking; --server-side=false writes the chart's count back", async () => {
-        const cluster = await real.start({ helm: helmBin() });
+        const cluster = await real.start({ helm: helmBin(HELM4_VERSION) });
         const kubectl = path.join(toolDir("kubectl", `v${KUBERNETES_VERSION}`), "bin");
-        const run = (...args: string[]) => helm(cluster.plane, helmBin(), args, [kubectl]);
+        const run = (...args: string[]) => helm(cluster.plane, helmBin(HELM4_VERSION), args, [kubectl]);
         const upgrade = (...args: string[]) => run("upgrade", RELEASE, CHART, "--reuse-values", ...args);
         const owners = async () =>
             (

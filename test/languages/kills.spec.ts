@@ -4,11 +4,10 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { printed, succeeded } from "../cli/cliAssertions";
-import { CliStack } from "../cli/cliStack";
 import { servedCount, stoppedUp } from "../cli/stoppedRun";
 import { useEmulator } from "../support/emulator";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
-import { languageSetup } from "./languageTools";
+import { languageStack } from "./languageTools";
 
 for (const stop of ["SIGKILL", "SIGINT"] as const) {
     describe(`${stop} of a Python program's up under pulumi ${PULUMI_SDK_MATCH} and the provider plugin`, function () {
@@ -16,16 +15,10 @@ for (const stop of ["SIGKILL", "SIGINT"] as const) {
         const emulator = useEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, running: [0, 1, 2, 3, 4], opMs: 300 });
 
         it("while ClusterScale waits for its change: the plugin goes, nothing more is sent, and the next up waits for that change", async () => {
-            const setup = await languageSetup("python");
-            const stack = await CliStack.create({
-                example: path.join(__dirname, "programs", "pythonScale"),
-                version: PULUMI_SDK_MATCH,
-                runner: setup.runner,
-                env: setup.env,
+            const stack = await languageStack("python", path.join(__dirname, "programs", "pythonScale"), {
                 config: { managementUrl: emulator().managementUrl, brokerCount: "5" },
             });
             try {
-                stack.addEnv(setup.prepare(stack.programDir));
                 const run = await stoppedUp(stack, stop, { line: "accepted" }, () => servedCount(emulator()));
                 if (stop === "SIGINT") printed(run, "ran: it goes on in the cluster, and the next up waits for it");
                 succeeded(await stack.up());

@@ -15,7 +15,7 @@ import { CliResult, CliStack, stepsOf } from "../cli/cliStack";
 import { examplesPlatform } from "../cli/examplesPlatform";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { REPOSITORY } from "../tools/writeSchema";
-import { type Language, languageSetup } from "./languageTools";
+import { type Language, languageStack } from "./languageTools";
 
 const CLIENT = { clientId: "lang-client", clientSecret: `lang-secret-${randomBytes(8).toString("hex")}`, audience: "127.0.0.1" };
 
@@ -80,12 +80,7 @@ export function describeLanguage(language: Language): void {
             const ledger = new SecretLedger();
             ledger.addSecret("admin client secret", CLIENT.clientSecret);
             ledger.addSecret("connector secret value", PAYMENTS_KEY);
-            const setup = await languageSetup(language);
-            const stack = await CliStack.create({
-                example: path.join(REPOSITORY, "examples", `${language}-cluster`),
-                version: PULUMI_SDK_MATCH,
-                runner: setup.runner,
-                env: setup.env,
+            const stack = await languageStack(language, path.join(REPOSITORY, "examples", `${language}-cluster`), {
                 // The provider's settings from stack config only, as for every Pulumi provider: no resource is given them.
                 config: {
                     "platform:managementUrl": emulator().managementUrl,
@@ -96,7 +91,6 @@ export function describeLanguage(language: Language): void {
                 secrets: { "platform:clientSecret": CLIENT.clientSecret, ...spec.secrets },
             });
             try {
-                stack.addEnv(setup.prepare(stack.programDir));
                 ledger.watchTokenCache(path.join(stack.workDir, "tokens"));
                 const scan = (result: CliResult) => ledger.assertClean(`${language} ${result.command}`, { output: result.lines.join("\n") });
 

@@ -4,7 +4,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import type { ProgramRunner } from "../cli/cliStack";
+import { CliStack, type ProgramRunner } from "../cli/cliStack";
 import { pulumiBin } from "../cli/pulumiBin";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { toolDir } from "../tools/toolsDir";
@@ -79,4 +79,21 @@ export async function languageSetup(language: Language): Promise<LanguageSetup> 
         case "yaml":
             return { runner: "host", env, prepare: () => ({}) };
     }
+}
+
+/** A stack of the program at `example` in `language` under the CLI the tier runs, its SDK generated into its folder. */
+export async function languageStack(
+    language: Language,
+    example: string,
+    settings: { config?: Record<string, string>; secrets?: Record<string, string> },
+): Promise<CliStack> {
+    const setup = await languageSetup(language);
+    const stack = await CliStack.create({ example, version: PULUMI_SDK_MATCH, runner: setup.runner, env: setup.env, ...settings });
+    try {
+        stack.addEnv(setup.prepare(stack.programDir));
+    } catch (error) {
+        stack.dispose();
+        throw error;
+    }
+    return stack;
 }

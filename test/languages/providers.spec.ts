@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { printed, succeeded } from "../cli/cliAssertions";
-import { CliStack, stepsOf } from "../cli/cliStack";
+import { stepsOf } from "../cli/cliStack";
 import type { RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
-import { languageSetup } from "./languageTools";
+import { languageStack } from "./languageTools";
 
 const FIRST = { clientId: "first-client", clientSecret: "first-secret-4a9d2c", audience: "127.0.0.1" };
 const SECOND = { clientId: "second-client", clientSecret: "second-secret-7e31b0", audience: "127.0.0.1" };
@@ -36,12 +36,7 @@ describe(`a Python program configured through the provider (stack config, an exp
     const paths = (emulator: RunningEmulator) => emulator.control.requests().map((entry) => `${entry.interface} ${entry.method} ${entry.path}`);
 
     it("each resource talks to its provider's organization and cluster only; the secrets are ciphertext; a changed endpoint replaces nothing; refresh and destroy", async () => {
-        const setup = await languageSetup("python");
-        const stack = await CliStack.create({
-            example: path.join(__dirname, "programs", "pythonProviders"),
-            version: PULUMI_SDK_MATCH,
-            runner: setup.runner,
-            env: setup.env,
+        const stack = await languageStack("python", path.join(__dirname, "programs", "pythonProviders"), {
             config: {
                 "platform:managementUrl": first().managementUrl,
                 "platform:clientId": FIRST.clientId,
@@ -55,7 +50,6 @@ describe(`a Python program configured through the provider (stack config, an exp
             secrets: { "platform:clientSecret": FIRST.clientSecret, otherClientSecret: SECOND.clientSecret },
         });
         try {
-            stack.addEnv(setup.prepare(stack.programDir));
             const up = await stack.up();
             succeeded(up);
             printed(up, 'OrganizationMember "grace"');
