@@ -1,8 +1,8 @@
-// A Python program through the plugin configured as every Pulumi provider is: no setting given to any resource; the
-// default provider takes them from `platform:` stack config (the client secret set with --secret), an explicit
-// `platform.Provider` from its inputs. Two organizations and clusters, one emulator each: each resource talks only to
-// its own; the client secrets are ciphertext in the state's provider inputs; a changed endpoint updates the provider
-// and replaces nothing; refresh and destroy work with the settings the state recorded.
+// A Python program with two explicit `platform.Provider`s, each with the settings of one organization and its cluster
+// (one emulator each), and the same resources under each, given no setting of their own: each resource talks only to
+// its provider's; the client secrets are ciphertext in the state's provider inputs; a changed endpoint updates the
+// provider and replaces nothing; refresh and destroy work with the settings the state recorded. (The default
+// provider's settings from `platform:` stack config: the examples' lifecycle, languageLifecycle.ts.)
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { printed, succeeded } from "../cli/cliAssertions";
@@ -29,7 +29,7 @@ const platformOf = (client: typeof FIRST) => ({
     seats: 10,
 });
 
-describe(`a Python program configured through the provider (stack config, an explicit provider) under pulumi ${PULUMI_SDK_MATCH}`, function () {
+describe(`a Python program with two explicit providers under pulumi ${PULUMI_SDK_MATCH}`, function () {
     this.timeout(300_000);
     const first = useEmulator(platformOf(FIRST));
     const second = useEmulator(platformOf(SECOND));
@@ -38,16 +38,16 @@ describe(`a Python program configured through the provider (stack config, an exp
     it("each resource talks to its provider's organization and cluster only; the secrets are ciphertext; a changed endpoint replaces nothing; refresh and destroy", async () => {
         const stack = await languageStack("python", path.join(__dirname, "programs", "pythonProviders"), {
             config: {
-                "platform:managementUrl": first().managementUrl,
-                "platform:clientId": FIRST.clientId,
-                "platform:oauthUrl": first().authUrl,
-                "platform:baseUrl": first().baseUrl,
-                otherManagementUrl: second().managementUrl,
-                otherClientId: SECOND.clientId,
-                otherOauthUrl: second().authUrl,
-                otherBaseUrl: second().baseUrl,
+                firstManagementUrl: first().managementUrl,
+                firstClientId: FIRST.clientId,
+                firstOauthUrl: first().authUrl,
+                firstBaseUrl: first().baseUrl,
+                secondManagementUrl: second().managementUrl,
+                secondClientId: SECOND.clientId,
+                secondOauthUrl: second().authUrl,
+                secondBaseUrl: second().baseUrl,
             },
-            secrets: { "platform:clientSecret": FIRST.clientSecret, otherClientSecret: SECOND.clientSecret },
+            secrets: { firstClientSecret: FIRST.clientSecret, secondClientSecret: SECOND.clientSecret },
         });
         try {
             const up = await stack.up();
@@ -70,7 +70,7 @@ describe(`a Python program configured through the provider (stack config, an exp
 
             succeeded(await stack.preview("--expect-no-changes"));
             // The first cluster's management API at another address (the same emulator): the provider is updated, nothing replaced.
-            await stack.setConfig({ "platform:managementUrl": first().managementUrl.replace("127.0.0.1", "localhost") });
+            await stack.setConfig({ firstManagementUrl: first().managementUrl.replace("127.0.0.1", "localhost") });
             const moved = await stack.up();
             succeeded(moved);
             const replaced = stepsOf(moved).filter((step) => /^(replace|create-replacement|delete)/.test(step));
