@@ -3,7 +3,8 @@
 // applied and the StatefulSet matches it. What the loop carries from round to round is the Progress below and
 // nothing else; an interrupted up is resumed by the next one, which observes where things stand. Every way it can end:
 // completed (the outputs), a change of this resource that did not complete (a partial failure that keeps its id, so
-// the next up waits for it instead of sending again), or a refusal with nothing sent.
+// the next up waits for it instead of sending again), a refusal with nothing sent, or a run the engine cancelled
+// (nothing more sent, what it leaves running recorded as a partial failure for the next up).
 
 import type { StatefulSetView } from "../../sdk/kubernetes/brokerStatefulSet";
 import type { PodView } from "../../sdk/kubernetes/podView";

@@ -1,11 +1,13 @@
 // A resource transform for the program that deploys the brokers' StatefulSet (a Helm chart through
 // `k8s.helm.v4.Chart`, or the StatefulSet itself): its `spec.replicas` is left to ClusterScale (kubernetes.statefulSet),
 // which raises it before a layout change names new brokers and lowers it only once a scale-down completed. Without it,
-// every update of the chart would write the chart's broker count back, stopping brokers that hold partitions.
+// the chart's next update of the StatefulSet after ClusterScale changed the count fails with an apply conflict (with
+// server-side apply, the default), or writes the chart's count back and stops brokers that hold partitions (without).
 //
 // Measured with Pulumi's Kubernetes provider 4.25.0 on Kubernetes 1.36.3 (test/kubernetes/pulumiKubernetes.spec.ts): the
 // provider then leaves spec.replicas out of what it applies, with server-side apply (the default, forced or not) and
-// without it, so ClusterScale's count stays and nothing conflicts. It also marks the StatefulSet with an annotation
+// without it, so ClusterScale's count stays and nothing conflicts (test/kubernetes/pulumiKubernetesWithout.spec.ts: the
+// same without the transform). It also marks the StatefulSet with an annotation
 // (REPLICAS_ANNOTATION), by which ClusterScale's preview knows the program leaves it the count and warns otherwise.
 //
 // It only edits the resource's options and its own annotations: it needs no Kubernetes package to load.
