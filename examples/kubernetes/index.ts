@@ -11,23 +11,24 @@ const config = new pulumi.Config();
 const release = "camunda";
 // The chart's orchestration (broker) StatefulSet: `<release>-zeebe` in charts 13.x and 14.x.
 const brokerStatefulSet = `${release}-zeebe`;
-// The chart's gateway Service, which exposes the management API (9600) and the REST API (8080).
-const gatewayService = config.get("gatewayService") ?? `${release}-zeebe-gateway`;
+const namespaceName = config.get("namespace") ?? "camunda";
 // Read by the brokers once, when the cluster is first created. Never change them afterwards: scale with the
 // layout below. (A later change here changes no layout, only restarts every broker with a configuration that
 // disagrees with the cluster.)
 const bootstrap = { clusterSize: 3, partitionCount: 3, replicationFactor: 3 };
+// A copy of the chart on disk (where no chart registry can be reached), else the chart from helm.camunda.io.
+const chartPath = config.get("chartPath");
 
-const namespace = new k8s.core.v1.Namespace("camunda", { metadata: { name: config.get("namespace") ?? "camunda" } });
+const namespace = new k8s.core.v1.Namespace("camunda", { metadata: { name: namespaceName } });
 
 const chart = new k8s.helm.v4.Chart(
     "camunda",
     {
         name: release,
         namespace: namespace.metadata.name,
-        chart: "camunda-platform",
-        repositoryOpts: { repo: "https://helm.camunda.io" },
-        version: config.get("chartVersion") ?? "14.8.4",
+        ...(chartPath
+            ? { chart: chartPath }
+            : { chart: "camunda-platform", repositoryOpts: { repo: "https://helm.camunda.io" }, version: config.get("chartVersion") ?? "14.8.4" }),
         values: {
             // Charts 13.x (8.8) and 14.x (8.9). Chart 12.x and older call this section `zeebe`.
             orchestration: {
@@ -45,14 +46,13 @@ const chart = new k8s.helm.v4.Chart(
 const cluster = new ClusterScale(
     "cluster",
     {
-        // Through the Kubernetes API server, with the kubeconfig the Kubernetes provider uses (stack config
-        // kubernetes:kubeconfig, else KUBECONFIG, else ~/.kube/config): no port-forward, from a laptop or a hosted CI
-        // runner alike. The Role it needs is in README.md.
+        // The management API (9600) and the gateway (8080) directly, from stack config platform:managementUrl and
+        // platform:gatewayUrl: the Service's address from inside the cluster, or a port-forward (README.md). The
+        // Kubernetes API server's service proxy cannot carry the management API's dry runs.
+        // The StatefulSet is kept in step through the API server, with the kubeconfig the Kubernetes provider uses
+        // (stack config kubernetes:kubeconfig, else KUBECONFIG, else ~/.kube/config). The Role it needs is in README.md.
         kubernetes: {
-            namespace: namespace.metadata.name,
-            service: gatewayService,
-            managementPort: 9600,
-            gatewayPort: 8080,
+            namespace: namespaceName,
             statefulSet: brokerStatefulSet,
             volumesOfRemovedBrokers: config.getBoolean("deleteVolumesOfRemovedBrokers") ? "delete" : "retain",
         },

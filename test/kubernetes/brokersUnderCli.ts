@@ -36,7 +36,26 @@ export interface BrokersStack {
     replicaOwners(): Promise<string[]>;
 }
 
-function pluginBin(): string {
+/**
+ * An emulator of a 3-broker cluster, a real control plane, and its kubelet (not yet started) running the namespace's
+ * broker pods as the emulator's brokers.
+ */
+export async function startBrokerPlatform(): Promise<{ emulator: RunningEmulator; plane: ControlPlane; kubelet: FakeKubelet }> {
+    const emulator = await startEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
+    const plane = await startControlPlane();
+    const management = new URL(emulator.managementUrl);
+    const gateway = new URL(emulator.gatewayUrl);
+    const kubelet = new FakeKubelet(plane, NAMESPACE, emulator.control, {
+        ports: {
+            management: { host: management.hostname, port: Number(management.port) },
+            gateway: { host: gateway.hostname, port: Number(gateway.port) },
+        },
+    });
+    return { emulator, plane, kubelet };
+}
+
+/** The folder holding Pulumi's Kubernetes provider plugin, to put first on a stack's PATH. */
+export function kubernetesPluginBin(): string {
     const bin = path.join(toolDir("pulumi-kubernetes", `v${KUBERNETES_PROVIDER_VERSION}`), "bin");
     if (!fs.existsSync(path.join(bin, "pulumi-resource-kubernetes"))) {
         throw new Error(`no pulumi-resource-kubernetes in ${bin}: run \`npm run tools:kubernetes\` (needs Go)`);
@@ -57,16 +76,7 @@ export function useBrokersUnderCli(): { start(deployer: Deployer, config?: Recor
     });
     return {
         async start(deployer, config = {}) {
-            const emulator = await startEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
-            const plane = await startControlPlane();
-            const management = new URL(emulator.managementUrl);
-            const gateway = new URL(emulator.gatewayUrl);
-            const kubelet = new FakeKubelet(plane, NAMESPACE, emulator.control, {
-                ports: {
-                    management: { host: management.hostname, port: Number(management.port) },
-                    gateway: { host: gateway.hostname, port: Number(gateway.port) },
-                },
-            });
+            const { emulator, plane, kubelet } = await startBrokerPlatform();
             const { route } = await deployBrokers(plane, { replicas: 3, byProgram: true });
             await kubelet.start();
             const stack = await CliStack.create({
@@ -86,34 +96,41 @@ export function useBrokersUnderCli(): { start(deployer: Deployer, config?: Recor
             const chartPath = path.join(stack.workDir, "chart");
             fs.cpSync(CHART, chartPath, { recursive: true });
             await stack.setConfig({ chartPath });
-            stack.addEnv({ PATH: `${pluginBin()}${path.delimiter}${process.env.PATH ?? ""}` });
-            return {
-                stack,
-                plane,
-                kubelet,
-                emulator,
-                chartPath,
-                async run(command, change = {}, ...extra) {
-                    await stack.setConfig(change);
-                    return stack.run(command === "preview" ? ["preview", ...extra] : [command, "--yes", ...extra]);
-                },
-                replicas: async () => ((await plane.admin.must("GET", `${STS}/scale`)).spec as { replicas: number }).replicas,
-                pods: async () => {
-                    const list = (await plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/pods`)).items as {
-                        metadata: { name: string; uid: string; deletionTimestamp?: string };
-                    }[];
-                    return Object.fromEntries(list.filter((pod) => !pod.metadata.deletionTimestamp).map((pod) => [pod.metadata.name, pod.metadata.uid]));
-                },
-                replicaOwners: async () => {
-                    const sts = await plane.admin.must("GET", STS);
-                    const fields = (
-                        sts.metadata as { managedFields: { manager: string; subresource?: string; fieldsV1?: { "f:spec"?: Record<string, unknown> } }[] }
-                    ).managedFields;
-                    return fields
-                        .filter((entry) => entry.fieldsV1?.["f:spec"]?.["f:replicas"] !== undefined)
-                        .map((entry) => `${entry.manager}${entry.subresource ? ` (${entry.subresource})` : ""}`);
-                },
-            };
+            stack.addEnv({ PATH: `${kubernetesPluginBin()}${path.delimiter}${process.env.PATH ?? ""}` });
+            return brokersStack(stack, { plane, kubelet, emulator }, chartPath);
+        },
+    };
+}
+
+/** A stack of a broker program on the platform, with the readings the stories check. */
+export function brokersStack(
+    stack: CliStack,
+    platform: { plane: ControlPlane; kubelet: FakeKubelet; emulator: RunningEmulator },
+    chartPath: string,
+): BrokersStack {
+    const { plane } = platform;
+    return {
+        stack,
+        ...platform,
+        chartPath,
+        async run(command, change = {}, ...extra) {
+            await stack.setConfig(change);
+            return stack.run(command === "preview" ? ["preview", ...extra] : [command, "--yes", ...extra]);
+        },
+        replicas: async () => ((await plane.admin.must("GET", `${STS}/scale`)).spec as { replicas: number }).replicas,
+        pods: async () => {
+            const list = (await plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/pods`)).items as {
+                metadata: { name: string; uid: string; deletionTimestamp?: string };
+            }[];
+            return Object.fromEntries(list.filter((pod) => !pod.metadata.deletionTimestamp).map((pod) => [pod.metadata.name, pod.metadata.uid]));
+        },
+        replicaOwners: async () => {
+            const sts = await plane.admin.must("GET", STS);
+            const fields = (sts.metadata as { managedFields: { manager: string; subresource?: string; fieldsV1?: { "f:spec"?: Record<string, unknown> } }[] })
+                .managedFields;
+            return fields
+                .filter((entry) => entry.fieldsV1?.["f:spec"]?.["f:replicas"] !== undefined)
+                .map((entry) => `${entry.manager}${entry.subresource ? ` (${entry.subresource})` : ""}`);
         },
     };
 }
