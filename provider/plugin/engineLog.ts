@@ -33,9 +33,9 @@ export class EngineLog {
         return this.last;
     }
 
-    /** console.log (and console.info) from now on: to the engine. */
-    capture(): void {
-        console.log = (...args: unknown[]) => this.line(format(...args));
+    /** console.log (and console.info) from now on: each line to `route` (by default to the engine). */
+    capture(route: (line: string) => void = (line) => this.line(line)): void {
+        console.log = (...args: unknown[]) => route(format(...args));
         console.info = console.log;
     }
 }

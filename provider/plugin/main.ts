@@ -3,6 +3,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { EngineLog, engineAddressOf } from "./engineLog";
+import { PlanLines, providerPreviewDisabled } from "./planLines";
 import { PlatformProvider } from "./platformProvider";
 import { serveProvider } from "./providerServer";
 import { stopWithEngine } from "../shared/hostLifetime";
@@ -16,8 +17,10 @@ stopWithEngine();
 // A failure nobody awaited is the call's own to report: the plugin serves on (as a dynamic-provider host does).
 process.on("unhandledRejection", (error) => process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`));
 
-// The engine reads the port from the first line; the providers' lines go to the engine after it.
-void serveProvider(new PlatformProvider(version, schema, () => log?.flushed() ?? Promise.resolve())).then((port) => {
+// The engine reads the port from the first line; the providers' lines go to the engine after it, a plan's held until
+// the engine says whether it runs a preview.
+const plan = new PlanLines((line) => log?.line(line), !providerPreviewDisabled(process.env));
+void serveProvider(new PlatformProvider(version, schema, () => log?.flushed() ?? Promise.resolve(), plan)).then((port) => {
     process.stdout.write(`${port}\n`);
-    log?.capture();
+    log?.capture((line) => plan.line(line));
 });

@@ -2,14 +2,15 @@
 // uses (check, diff, create, read, update, delete), called the way the dynamic-provider host calls it, configured as
 // the dynamic-provider host configures it: with the provider's settings (providerConfig.ts) where a TypeScript program
 // has its stack config. What differs is only how the engine talks to a plugin: the resource's name comes from its
-// URN; secrets arrive wrapped (unwrapped here, wrapped again in what goes back); and the engine never says whether it
-// runs a preview, so each check is taken as a preview's (the plan lines show in preview and again in up's update pass).
+// URN; secrets arrive wrapped (unwrapped here, wrapped again in what goes back); and the engine says whether it runs a
+// preview only in the Create or Update after a check and diff, so the plan lines wait for it (planLines.ts).
 import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { CONFIG_NAMESPACE, readCredentialConfig } from "../shared/credentials";
 import { cancelHost } from "../shared/hostLifetime";
 import { SECRET_CONFIG_KEYS, asStackConfig, providerConfigFailures } from "./providerConfig";
 import type { ServedProvider } from "./providerServer";
+import { PlanLines } from "./planLines";
 import { PACKAGE_NAME, SERVED_FUNCTIONS, SERVED_RESOURCES, type ServedResource } from "./resources";
 import { secretProperties, unwrapSecrets, wrapSecrets } from "./secrets";
 
@@ -27,6 +28,7 @@ export class PlatformProvider implements ServedProvider {
         readonly schema: string,
         /** Settles once the lines printed so far reached the engine: each call awaits it before it returns. */
         private readonly linesSent: () => Promise<void> = () => Promise.resolve(),
+        private readonly plan: PlanLines = new PlanLines((line) => console.log(line), false),
     ) {
         this.declaredSecrets = secretsBySchema(schema);
         for (const method of ["check", "diff", "create", "read", "update", "delete", "invoke"] as const) {
@@ -62,19 +64,28 @@ export class PlatformProvider implements ServedProvider {
     async check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
         const { typeName, name } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
-        const given = { ...(unwrapSecrets(news) as Props), resourceName: name, dryRun: true };
-        const result = await dynamic.check!(unwrapSecrets(olds), given);
-        if (result.failures && result.failures.length > 0) return { failures: result.failures };
+        const given = { ...(unwrapSecrets(news) as Props), resourceName: name, dryRun: this.plan.dryRun };
+        const result = await this.linesShownOnFailure(urn, () => this.plan.checking(urn, () => dynamic.check!(unwrapSecrets(olds), given)));
+        if (result.failures && result.failures.length > 0) {
+            this.plan.release(urn);
+            return { failures: result.failures };
+        }
         return { inputs: this.withSecrets(typeName, result.inputs as Props, news) };
     }
 
     async diff(id: string, urn: string, olds: Props, news: Props): Promise<provider.DiffResult> {
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
-        return dynamic.diff!(id, unwrapSecrets(olds), unwrapSecrets(news));
+        const result = await this.linesShownOnFailure(urn, () => this.plan.diffing(urn, () => dynamic.diff!(id, unwrapSecrets(olds), unwrapSecrets(news))));
+        // Unless the engine is told of a change, it calls nothing more for this resource.
+        if (result.changes !== true) this.plan.release(urn);
+        return result;
     }
 
-    async create(urn: string, inputs: Props): Promise<provider.CreateResult> {
+    async create(urn: string, inputs: Props, preview = false): Promise<provider.CreateResult> {
+        this.plan.applying(urn, preview);
+        // A preview's create: the inputs stand for the outputs, as the engine has them without a provider's preview.
+        if (preview) return { id: "", outs: inputs };
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
         try {
@@ -93,7 +104,9 @@ export class PlatformProvider implements ServedProvider {
         return { id: result.id, props: this.withSecrets(typeName, result.props as Props, props) };
     }
 
-    async update(id: string, urn: string, olds: Props, news: Props): Promise<provider.UpdateResult> {
+    async update(id: string, urn: string, olds: Props, news: Props, preview = false): Promise<provider.UpdateResult> {
+        this.plan.applying(urn, preview);
+        if (preview) return { outs: news };
         const { typeName } = parseUrn(urn);
         const dynamic = await this.dynamicOf(typeName);
         try {
@@ -123,6 +136,16 @@ export class PlatformProvider implements ServedProvider {
         const args = Object.fromEntries(Object.entries(unwrapSecrets(inputs) as Props).filter(([, value]) => value !== undefined && value !== null));
         const credentials = readCredentialConfig((name) => this.config[`${CONFIG_NAMESPACE}:${name}`]);
         return { outputs: await served.call(args, credentials, process.env) };
+    }
+
+    /** A check or diff of `urn`: a failure's lines are shown at once (nothing follows it). */
+    private async linesShownOnFailure<T>(urn: string, work: () => Promise<T>): Promise<T> {
+        try {
+            return await work();
+        } catch (error) {
+            this.plan.release(urn);
+            throw error;
+        }
     }
 
     /**

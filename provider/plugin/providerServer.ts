@@ -31,9 +31,10 @@ export interface ServedProvider {
     configure(inputs: Props): Promise<void>;
     check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult>;
     diff(id: string, urn: string, olds: Props, news: Props): Promise<provider.DiffResult>;
-    create(urn: string, inputs: Props): Promise<provider.CreateResult>;
+    /** With `preview` (a preview's Create, when Configure said supportsPreview): nothing is created. */
+    create(urn: string, inputs: Props, preview: boolean): Promise<provider.CreateResult>;
     read(id: string, urn: string, props: Props): Promise<provider.ReadResult>;
-    update(id: string, urn: string, olds: Props, news: Props): Promise<provider.UpdateResult>;
+    update(id: string, urn: string, olds: Props, news: Props, preview: boolean): Promise<provider.UpdateResult>;
     delete(id: string, urn: string, props: Props): Promise<void>;
     invoke(token: string, args: Props): Promise<provider.InvokeResult>;
     cancel(): Promise<void>;
@@ -74,7 +75,7 @@ function implementation(provider: ServedProvider): Record<string, Handler> {
         diffConfig: unary(async (request: proto.DiffRequest) => diffResponse(await provider.diffConfig(plain(request.getOlds()), plain(request.getNews())))),
         configure: unary(async (request: proto.ConfigureRequest) => {
             await provider.configure(plain(request.getArgs()));
-            return new provproto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true);
+            return new provproto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true).setSupportspreview(true);
         }),
         check: unary(async (request: proto.CheckRequest) =>
             checkResponse(await provider.check(request.getUrn(), plain(request.getOlds()), plain(request.getNews()))),
@@ -83,7 +84,7 @@ function implementation(provider: ServedProvider): Record<string, Handler> {
             diffResponse(await provider.diff(request.getId(), request.getUrn(), plain(request.getOlds()), plain(request.getNews()))),
         ),
         create: unary(async (request: proto.CreateRequest) => {
-            const result = await provider.create(request.getUrn(), plain(request.getProperties()));
+            const result = await provider.create(request.getUrn(), plain(request.getProperties()), request.getPreview());
             return new provproto.CreateResponse().setId(result.id).setProperties(Struct.fromJavaScript(result.outs ?? {}));
         }),
         read: unary(async (request: proto.ReadRequest) => {
@@ -92,7 +93,7 @@ function implementation(provider: ServedProvider): Record<string, Handler> {
             return result.inputs === undefined ? response : response.setInputs(Struct.fromJavaScript(result.inputs));
         }),
         update: unary(async (request: proto.UpdateRequest) => {
-            const result = await provider.update(request.getId(), request.getUrn(), plain(request.getOlds()), plain(request.getNews()));
+            const result = await provider.update(request.getId(), request.getUrn(), plain(request.getOlds()), plain(request.getNews()), request.getPreview());
             return new provproto.UpdateResponse().setProperties(Struct.fromJavaScript(result.outs ?? {}));
         }),
         delete: unary(async (request: proto.DeleteRequest) => {

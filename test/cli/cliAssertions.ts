@@ -16,6 +16,16 @@ export function printed(result: CliResult, text: string): void {
     );
 }
 
+/**
+ * `up` shows `text` as often as `preview` does (the display prints a line live and again under Diagnostics): the plan
+ * shown once per operation, by up's preview pass, not again when it applies.
+ */
+export function shownAsInPreview(up: CliResult, preview: CliResult, text: string): void {
+    const count = (result: CliResult) => result.lines.filter((line) => line.includes(text)).length;
+    assert.ok(count(preview) > 0, `no line with ${JSON.stringify(text)} in the preview:\n${preview.lines.join("\n")}`);
+    assert.equal(count(up), count(preview), `${JSON.stringify(text)} in up, as often as in its preview:\n${up.lines.join("\n")}`);
+}
+
 /** Each `[resource name, property, inputs|outputs]` is ciphertext in `stack export`. */
 export async function assertCiphertext(stack: CliStack, fields: readonly (readonly [string, string, "inputs" | "outputs"])[]): Promise<void> {
     const resources = (await stack.exportState()).deployment.resources ?? [];

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../emulator";
 import { useEmulator } from "../support/emulator";
 import { SecretLedger } from "../support/secretScan";
-import { assertCiphertext, assertDestroyedWithoutLeaks, assertHostedClusterSecrets, printed, succeeded } from "../cli/cliAssertions";
+import { assertCiphertext, assertDestroyedWithoutLeaks, assertHostedClusterSecrets, printed, shownAsInPreview, succeeded } from "../cli/cliAssertions";
 import { CliResult, CliStack, stepsOf } from "../cli/cliStack";
 import { examplesPlatform } from "../cli/examplesPlatform";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
@@ -96,14 +96,19 @@ export function describeLanguage(language: Language): void {
 
                 const preview = await stack.preview();
                 succeeded(preview);
-                printed(preview, 'ClusterScale "cluster": up will apply');
-                printed(preview, "brokers added: 3, 4");
-                printed(preview, 'OrganizationMember "grace": adopts existing member grace@example.com (roles admin → admin, operationsengineer)');
+                const plan = [
+                    'ClusterScale "cluster": up will apply',
+                    "brokers added: 3, 4",
+                    'OrganizationMember "grace": adopts existing member grace@example.com (roles admin → admin, operationsengineer)',
+                ];
+                for (const line of plan) printed(preview, line);
                 assert.deepEqual(sorted(stepsOf(preview)), sorted(spec.steps));
                 scan(preview);
 
                 const up = await stack.up();
                 succeeded(up);
+                // The plan once, as from TypeScript: shown by up's preview, not again when it applies.
+                for (const line of plan) shownAsInPreview(up, preview, line);
                 // The progress and done lines of the TypeScript resources.
                 printed(up, 'ClusterScale "cluster": change ');
                 printed(up, "] done");

@@ -57,6 +57,15 @@ async function startPlugin(engineAddress: string, env: NodeJS.ProcessEnv): Promi
     return { call, child, stop: () => (client.close(), child.kill("SIGKILL")) };
 }
 
+/** The engine's Create of a checked resource: a preview's (nothing is created) or an update's. */
+function createRequest(type: string, name: string, checked: { getInputs?(): unknown }, preview: boolean) {
+    const request = new providerProto.CreateRequest();
+    request.setUrn(urn(type, name));
+    request.setProperties(checked.getInputs!());
+    request.setPreview(preview);
+    return request;
+}
+
 function checkRequest(type: string, name: string, news: Record<string, unknown>) {
     const request = new providerProto.CheckRequest();
     request.setUrn(urn(type, name));
@@ -95,7 +104,7 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
         assert.deepEqual(JSON.parse(response.toObject().schema as string), JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")));
     });
 
-    it("check: a bad email is refused naming the field (not its value); a secret input comes back a secret; the preview's line reaches the engine", async () => {
+    it("check: a bad email is refused naming the field (not its value); a secret input comes back a secret; the plan's line reaches the engine at the preview's create", async () => {
         const bad = await plugin.call(
             "check",
             checkRequest("OrganizationMember", "grace", { email: "not-an-email", roles: ["admin"], credentials: credentials() }),
@@ -110,11 +119,28 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
         assert.deepEqual(good.toObject().failuresList, []);
         const inputs = good.getInputs!().toJavaScript() as Record<string, Record<string, unknown>>;
         assert.equal(inputs.credentials["4dabf18193072939515e22adb298388d"], SECRET["4dabf18193072939515e22adb298388d"], "credentials came back in plain text");
-        assert.ok(
-            engine.lines.some((line) => line.startsWith('OrganizationMember "grace": adopts existing member grace@example.com')),
-            engine.lines.join("\n"),
-        );
+        const adopts = () => engine.lines.filter((line) => line.startsWith('OrganizationMember "grace": adopts existing member grace@example.com'));
+        assert.deepEqual(adopts(), [], "the plan was shown before the engine said whether it runs a preview");
+        const preview = await plugin.call("create", createRequest("OrganizationMember", "grace", good, true));
+        assert.equal(adopts().length, 1, engine.lines.join("\n"));
+        assert.deepEqual(preview.toObject().id, "", "a preview's create made something");
+        assert.deepEqual(emulator().control.members()[0].roles, ["admin"], "a preview's create changed the member");
         assert.ok(!engine.lines.join("\n").includes(CLIENT.clientSecret));
+    });
+
+    it("one plan: in an update (a Create without preview) the plan's lines of check are dropped, the update's own shown; then checks know the pass", async () => {
+        const news = { email: "grace@example.com", roles: ["admin", "developer"], credentials: credentials() };
+        const checked = await plugin.call("check", checkRequest("OrganizationMember", "grace", news));
+        await plugin.call("create", createRequest("OrganizationMember", "grace", checked, false));
+        assert.deepEqual(
+            engine.lines.filter((line) => line.startsWith('OrganizationMember "grace"')),
+            ['OrganizationMember "grace": adopted existing member grace@example.com (roles admin → admin, developer)'],
+        );
+        // The pass is known: a check plans no more (as a TypeScript program's check in an update).
+        engine.lines.length = 0;
+        const again = await plugin.call("check", checkRequest("OrganizationMember", "ada", { ...news, email: "ada@example.com" }));
+        assert.deepEqual(again.toObject().failuresList, []);
+        assert.deepEqual(engine.lines, []);
     });
 
     it("its engine gone (the engine's end of stdin closed): it exits within seconds", async () => {
@@ -211,6 +237,7 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
         assert.equal((scale.getInputs!().toJavaScript() as { managementUrl: string }).managementUrl, emulator().managementUrl);
         const member = await plugin.call("check", checkRequest("OrganizationMember", "grace", { email: "grace@example.com", roles: ["admin"] }));
         assert.deepEqual(member.toObject().failuresList, []);
+        await plugin.call("create", createRequest("OrganizationMember", "grace", member, true));
         assert.ok(
             engine.lines.some((line) => line.startsWith('OrganizationMember "grace": adopts existing member grace@example.com')),
             engine.lines.join("\n"),
