@@ -49,3 +49,14 @@ export function blockTokenRequestsUntil(until: number): void {
     const state = limiter;
     state.blockedUntil = Math.max(state.blockedUntil, until);
 }
+
+/** When the process's last token request ended, and until when the issuer blocked the address (epoch ms). */
+export function tokenRequestPacing(): { lastEndedAt: number; blockedUntil: number } {
+    return { lastEndedAt: limiter.lastEndedAt, blockedUntil: limiter.blockedUntil };
+}
+
+/** Paces the process's next token request after another process's (its last request's end, the issuer's block). */
+export function paceAfter(other: { lastEndedAt: number; blockedUntil: number }): void {
+    limiter.lastEndedAt = Math.max(limiter.lastEndedAt, other.lastEndedAt);
+    blockTokenRequestsUntil(other.blockedUntil);
+}

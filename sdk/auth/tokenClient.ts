@@ -18,7 +18,8 @@
 import { createHash, createHmac, randomBytes, scrypt } from "crypto";
 import { AuthError, PlatformError, RateLimitedError } from "../errors";
 import { HttpResponse, abortable, decodeJsonBody, errorFromResponse, exponentialDelay, isTransientError, parseRetryAfter, send } from "../http/request";
-import { blockTokenRequestsUntil, runRateLimited } from "./rateLimiter";
+import { type IssuerLockOptions, withIssuerLock } from "./issuerLock";
+import { blockTokenRequestsUntil, paceAfter, runRateLimited, tokenRequestPacing } from "./rateLimiter";
 import { decoder, tokenResponseSchema } from "../schemas";
 import { CachedToken, defaultTokenCacheDir, deleteCachedToken, diskCacheEnabledByEnv, readCachedToken, writeCachedToken } from "./tokenDiskCache";
 import type { ConnectionSettings } from "../http/transport";
@@ -179,18 +180,37 @@ export class TokenClient implements TokenProvider {
 
     private async obtain(fingerprint: string, verify: boolean): Promise<TokenOutcome> {
         try {
-            if (!verify && this.cacheDir !== undefined) {
-                const fromDisk = await readCachedToken(this.cacheDir, await this.diskKey());
-                if (fromDisk && Date.now() < fromDisk.renewAt) {
-                    this.logSource("the disk cache");
-                    tokensOf(shared, this.cacheKey).set(fingerprint, { ...fromDisk, fromDisk: true });
-                    return { ok: true, token: fromDisk };
-                }
-            }
-            return { ok: true, token: await this.requestToken(fingerprint) };
+            const cacheDir = this.cacheDir;
+            if (cacheDir === undefined) return { ok: true, token: await this.requestToken(fingerprint) };
+            const fromDisk = verify ? undefined : await this.fromDisk(cacheDir, fingerprint);
+            if (fromDisk) return { ok: true, token: fromDisk };
+            // Processes sharing the cache ask the issuer one at a time: one that waited may find the token written.
+            const token = await withIssuerLock(cacheDir, sha256([this.authUrl]), this.issuerLockOptions(), async () => {
+                const written = verify ? undefined : await this.fromDisk(cacheDir, fingerprint);
+                return written ?? (await this.requestToken(fingerprint));
+            });
+            return { ok: true, token };
         } catch (error) {
             return { ok: false, error: asPlatformError(error) };
         }
+    }
+
+    /** A usable token of these credentials in the disk cache, kept in memory too. */
+    private async fromDisk(cacheDir: string, fingerprint: string): Promise<CachedToken | undefined> {
+        const cached = await readCachedToken(cacheDir, await this.diskKey());
+        if (!cached || Date.now() >= cached.renewAt) return undefined;
+        this.logSource("the disk cache");
+        tokensOf(shared, this.cacheKey).set(fingerprint, { ...cached, fromDisk: true });
+        return cached;
+    }
+
+    private issuerLockOptions(): IssuerLockOptions {
+        return {
+            // The longest a holder's request may take: every attempt's time limit, the issuer's blocks, and some slack.
+            staleAfterMs: this.timeoutMs * this.maxAttempts + this.maxRateLimitWaitMs + 5_000,
+            onAcquired: paceAfter,
+            pacing: tokenRequestPacing,
+        };
     }
 
     private async requestToken(fingerprint: string): Promise<CachedToken> {

@@ -1,7 +1,7 @@
 // Shared setup of the SDK suites: an emulator per suite, private temporary token-cache directories,
 // and readers of the emulator's request log.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ResetBody, RunningEmulator } from "../emulator";
@@ -18,6 +18,11 @@ export function useEmulator(reset: ResetBody = {}): () => RunningEmulator {
 }
 
 /** A fresh temporary directory per test, removed afterwards. */
+/** The token files of a disk cache folder (beside them: issuers/, the processes' lock on the issuer). */
+export function tokenFiles(dir: string): string[] {
+    return readdirSync(dir).filter((name) => name.endsWith(".json"));
+}
+
 export function useTempDir(): () => string {
     let dir: string | undefined;
     beforeEach(() => {

@@ -1,13 +1,13 @@
 // The token client against the emulated issuer. Every count comes from the emulator's request log.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { AuthError, RateLimitedError } from "../../sdk/errors";
 import { send } from "../../sdk/http/request";
 import { TokenClient, TokenClientOptions, clearTokenCache, jwtExpiry } from "../../sdk/auth/tokenClient";
-import { DEMO, rejection, requestsTo, useEmulator, useTempDir } from "./support";
+import { DEMO, rejection, requestsTo, tokenFiles, useEmulator, useTempDir } from "./support";
 
 describe("sdk token client", () => {
     const emulator = useEmulator();
@@ -58,7 +58,7 @@ describe("sdk token client", () => {
             const tokens = client();
             const first = await tokens.getToken();
             await tokens.invalidate(first);
-            assert.deepEqual(readdirSync(tempDir()), [], "the disk copy is removed too");
+            assert.deepEqual(tokenFiles(tempDir()), [], "the disk copy is removed too");
             const second = await tokens.getToken();
             assert.notEqual(second, first);
             assert.equal(tokenRequests().length, 2);
@@ -70,7 +70,7 @@ describe("sdk token client", () => {
             const dir = join(tempDir(), "nested", "tokens");
             const token = await client({ cacheDir: dir }).getToken();
             assert.equal(statSync(dir).mode & 0o777, 0o700);
-            const files = readdirSync(dir);
+            const files = tokenFiles(dir);
             assert.equal(files.length, 1);
             const file = join(dir, files[0]);
             assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -85,7 +85,7 @@ describe("sdk token client", () => {
 
         it("ignores and replaces a corrupt file", async () => {
             await client().getToken();
-            const file = join(tempDir(), readdirSync(tempDir())[0]);
+            const file = join(tempDir(), tokenFiles(tempDir())[0]);
             writeFileSync(file, "{not json", { mode: 0o600 });
             clearTokenCache();
             await client().getToken();
@@ -95,7 +95,7 @@ describe("sdk token client", () => {
 
         it("ignores a file of another key and a file others can read", async () => {
             const token = await client().getToken();
-            const file = join(tempDir(), readdirSync(tempDir())[0]);
+            const file = join(tempDir(), tokenFiles(tempDir())[0]);
             const entry = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
 
             writeFileSync(file, JSON.stringify({ ...entry, key: "another-key" }), { mode: 0o600 });
@@ -115,12 +115,12 @@ describe("sdk token client", () => {
             await client({ diskCache: false }).getToken();
             clearTokenCache();
             await client({ cacheDir: undefined, env: { PLATFORM_TOKEN_DISK_CACHE: "off", PLATFORM_TOKEN_CACHE_DIR: tempDir() } }).getToken();
-            assert.deepEqual(readdirSync(tempDir()), []);
+            assert.deepEqual(tokenFiles(tempDir()), []);
             clearTokenCache();
             const fromEnv = new TokenClient({ ...DEMO, authUrl: emulator().authUrl, env: { PLATFORM_TOKEN_CACHE_DIR: tempDir() } });
             assert.equal(fromEnv.cacheDir, tempDir());
             await fromEnv.getToken();
-            assert.equal(readdirSync(tempDir()).length, 1);
+            assert.equal(tokenFiles(tempDir()).length, 1);
             assert.equal(tokenRequests().length, 3);
         });
     });

@@ -2,11 +2,11 @@
 // served to the secret that obtained it, from memory and from disk alike.
 
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AuthError } from "../../sdk/errors";
 import { TokenClient, TokenClientOptions, clearTokenCache } from "../../sdk/auth/tokenClient";
-import { DEMO, rejection, requestsTo, useEmulator, useTempDir } from "./support";
+import { DEMO, rejection, requestsTo, tokenFiles, useEmulator, useTempDir } from "./support";
 
 const ROTATED = "demo-secret-rotated";
 const WRONG = "demo-secret-wrong";
@@ -71,7 +71,7 @@ describe("sdk token client: a different secret for the same client", () => {
         assert.deepEqual(statuses(), [200, 401, 200, 200]);
 
         // One file per secret: the token and its times under a key derived from the credentials, never the secret.
-        const files = readdirSync(tempDir());
+        const files = tokenFiles(tempDir());
         assert.equal(files.length, 2);
         for (const file of files) {
             const text = readFileSync(join(tempDir(), file), "utf8");
