@@ -15,6 +15,7 @@ import { DEFAULT_ORGANIZATION, OrganizationOptions, benchOrganization } from "./
 import { DEFAULT_ROLLOUT, RolloutLagOptions, benchRolloutLag } from "./rolloutLag";
 import { DEFAULT_SOAK, SoakBenchOptions, benchSoak } from "./soak";
 import { DEFAULT_ORGANIZATION_SOAK, OrganizationSoakBenchOptions, benchOrganizationSoak } from "./organizationSoak";
+import { DEFAULT_FLEET, FleetOptions, benchFleet } from "./fleet";
 import { DEFAULT_LANGUAGE_PREVIEW, LanguagePreviewOptions, benchLanguagePreview } from "./languagePreview";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
@@ -35,6 +36,7 @@ export interface BenchOptions {
     soak: SoakBenchOptions;
     organizationSoak: OrganizationSoakBenchOptions;
     languagePreview: LanguagePreviewOptions;
+    fleet: FleetOptions;
 }
 
 export const ALL_SECTIONS: SectionName[] = [
@@ -49,6 +51,7 @@ export const ALL_SECTIONS: SectionName[] = [
     "soak",
     "organizationSoak",
     "languagePreview",
+    "fleet",
 ];
 
 /** The full run: about 7 minutes on 2 cores (the organization soak about 4 of them). */
@@ -65,12 +68,13 @@ export const FULL_OPTIONS: BenchOptions = {
     soak: DEFAULT_SOAK,
     organizationSoak: DEFAULT_ORGANIZATION_SOAK,
     languagePreview: DEFAULT_LANGUAGE_PREVIEW,
+    fleet: DEFAULT_FLEET,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
 export const SMOKE_OPTIONS: BenchOptions = {
-    // Section 11 needs the real CLI and the languages tier's tools: the languages tier runs its tiny version.
-    sections: ALL_SECTIONS.filter((section) => section !== "languagePreview"),
+    // Sections 11 and 12 need the real CLI (11 the languages tier's tools too): their tiers run their tiny versions.
+    sections: ALL_SECTIONS.filter((section) => section !== "languagePreview" && section !== "fleet"),
     lag: { cases: [changeCase(5, 10)], repeats: 2, fixedIntervalsMs: [100] },
     scale: { fromBrokers: 4, toBrokers: 8, partitions: 16, replicationFactor: 3, iterations: 2 },
     tokens: { resources: 3, runs: 2, method: "sdk" },
@@ -82,6 +86,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     soak: { seed: 3, steps: 1 },
     organizationSoak: { seed: 3, steps: 1 },
     languagePreview: { rounds: 1 },
+    fleet: { stacks: 3, slowAnswerMs: 500 },
 };
 
 type Progress = (line: string) => void;
@@ -132,6 +137,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
         soak: async () => record("soak", await benchSoak(options.soak)),
         organizationSoak: async () => record("organizationSoak", await benchOrganizationSoak(options.organizationSoak)),
         languagePreview: async () => record("languagePreview", await benchLanguagePreview(options.languagePreview)),
+        fleet: async () => record("fleet", await benchFleet(options.fleet)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

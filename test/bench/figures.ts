@@ -35,7 +35,8 @@ export type SectionName =
     | "organization"
     | "soak"
     | "organizationSoak"
-    | "languagePreview";
+    | "languagePreview"
+    | "fleet";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -49,6 +50,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     soak: "9. Soak: random layouts and faults",
     organizationSoak: "10. Soak: the organization under random programs and faults",
     languagePreview: "11. One preview from TypeScript and from Python (the provider plugin), under the real CLI",
+    fleet: "12. A fleet: stacks side by side through the Automation API under the real CLI",
 };
 
 /** What one benchmark section returns. */

@@ -1,4 +1,4 @@
-// npm run bench -- [--out FILE] [--repeats N] [--rounds N] [--only section,...] [--smoke]
+// npm run bench -- [--out FILE] [--repeats N] [--rounds N] [--stacks N] [--only section,...] [--smoke]
 //
 // Runs the benchmarks against emulators on loopback, prints a table, then writes one JSON document of
 // figures to stdout (last) and to FILE (default test/bench/results/latest.json). Progress goes to stderr.
@@ -9,7 +9,7 @@ import * as path from "path";
 import { ALL_SECTIONS, BenchOptions, FULL_OPTIONS, SMOKE_OPTIONS, runBench } from "./bench";
 import { SectionName, renderTable } from "./figures";
 
-const USAGE = "usage: npm run bench -- [--out FILE] [--repeats N] [--rounds N] [--only section,...] [--smoke]";
+const USAGE = "usage: npm run bench -- [--out FILE] [--repeats N] [--rounds N] [--stacks N] [--only section,...] [--smoke]";
 export const DEFAULT_OUT = path.join(__dirname, "results", "latest.json");
 
 export interface CliOptions {
@@ -48,6 +48,11 @@ export function parseArguments(args: readonly string[]): CliOptions {
             case "--rounds": {
                 const rounds = count();
                 overrides.push((o) => ({ ...o, coldStartRounds: rounds }));
+                break;
+            }
+            case "--stacks": {
+                const stacks = count();
+                overrides.push((o) => ({ ...o, fleet: { ...o.fleet, stacks } }));
                 break;
             }
             case "--only": {
