@@ -54,7 +54,7 @@ export const ALL_SECTIONS: SectionName[] = [
     "fleet",
 ];
 
-/** The full run: about 7 minutes on 2 cores (the organization soak about 4 of them). */
+/** The full run: about 10 minutes on 2 cores (the organization soak about 4 of them, the fleet about 3). */
 export const FULL_OPTIONS: BenchOptions = {
     sections: ALL_SECTIONS,
     lag: { cases: DEFAULT_CASES, repeats: 15, fixedIntervalsMs: DEFAULT_FIXED_INTERVALS_MS },
