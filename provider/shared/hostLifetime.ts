@@ -4,7 +4,7 @@
 //   process group of its own, so no kill of the CLI reaches its hosts, and Node's dynamic-provider host has no check of
 //   its own: it would go on waiting for a change, reading the cluster and acting on it, beside the user's next up. The
 //   CLI gives every plugin a pipe as stdin and holds the other end; the kernel closes that end when the CLI dies, so the
-//   host sees the end of its stdin at once (measured under the real CLI: see test/cli/kills.spec.ts). A write to
+//   host sees the end of its stdin at once (measured under the real CLI: see test/cli/stoppedUps.ts). A write to
 //   stdout or stderr that breaks (EPIPE: nobody reads them any more) means the same. Either way the host exits there
 //   and then: no request starts after it. A change the cluster accepted goes on there; the next up resumes it.
 // - The engine cancels (Ctrl-C, SIGTERM: the CLI asks each provider to Cancel, then waits for the steps in flight).

@@ -2,7 +2,7 @@
 // a pipe the engine holds): a host whose engine is gone (the pipe closed, its output unread, or only its output
 // broken) exits within seconds, in the middle of its wait for a change, which goes on in the cluster; and the
 // engine's Cancel (Ctrl-C) ends the wait with a partial failure that keeps the change's id, sending nothing more.
-// Under the real CLI, for every kind of stop: test/cli/kills.spec.ts.
+// Under the real CLI, for every kind of stop: test/cli/stoppedUps.ts.
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";

@@ -1,7 +1,8 @@
 // A pipeline stopped mid-`up` (see stoppedRun.ts for the two ways, and what holds right after), at each stage of the
 // work; then the next up converges: one layout change per step, no second cluster, no second client. A killed CLI
 // leaves the stack locked on a self-managed backend (the next up refuses, naming `pulumi cancel`, which lifts it); an
-// interrupted one unlocks it itself.
+// interrupted one unlocks it itself. Each way of stopping is a spec file of its own (stoppedUps/), so that the two,
+// the longest files of the tier, run side by side.
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { type BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
@@ -15,7 +16,7 @@ const EXAMPLES = path.resolve(__dirname, "..", "..", "examples");
 const CLUSTER_CLIENT_PROGRAM = path.join(__dirname, "programs", "clusterClient");
 const CLIENT = { clientId: "kill-client", clientSecret: "kill-secret-5d2e9a", audience: "127.0.0.1" };
 
-for (const stop of ["SIGKILL", "SIGINT"] as const) {
+export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
     const interrupted = stop === "SIGINT";
 
     describe(`${stop} of a pulumi ${mainVersion()} up`, function () {
