@@ -15,7 +15,8 @@ export class PlanLines {
     private pass: Pass | undefined;
     private readonly held = new Map<string, string[]>();
     private readonly checked = new Set<string>();
-    private readonly resource = new AsyncLocalStorage<string>();
+    /** The resource a check or diff runs for, and whether it began before the pass was known (so it plans). */
+    private readonly running = new AsyncLocalStorage<{ urn: string; planning: boolean }>();
 
     constructor(
         private readonly print: (line: string) => void,
@@ -31,7 +32,7 @@ export class PlanLines {
     /** Runs a check of `urn`: the lines it prints are held while the pass is unknown. */
     checking<T>(urn: string, work: () => Promise<T>): Promise<T> {
         this.checked.add(urn);
-        return this.resource.run(urn, work);
+        return this.running.run({ urn, planning: this.pass === undefined }, work);
     }
 
     /**
@@ -39,16 +40,21 @@ export class PlanLines {
      * engine reads, then diffs, and calls nothing after): its lines are shown at once.
      */
     diffing<T>(urn: string, work: () => Promise<T>): Promise<T> {
-        return this.checked.has(urn) ? this.resource.run(urn, work) : work();
+        return this.checked.has(urn) ? this.running.run({ urn, planning: this.pass === undefined }, work) : work();
     }
 
-    /** A line printed: held when a check or diff of a resource printed it before the pass is known. */
+    /**
+     * A line printed. One of a check or diff that began before the pass was known (and so plans, as in a preview) is
+     * held while the pass is unknown, then shown in a preview and dropped in an update, even when that check or diff
+     * was still running as another resource's call told the pass.
+     */
     line(text: string): void {
-        const urn = this.resource.getStore();
-        if (urn === undefined || this.pass !== undefined || !this.holding) return this.print(text);
-        const lines = this.held.get(urn) ?? [];
+        const running = this.running.getStore();
+        if (running === undefined || !running.planning || !this.holding || this.pass === "preview") return this.print(text);
+        if (this.pass === "update") return;
+        const lines = this.held.get(running.urn) ?? [];
         lines.push(text);
-        this.held.set(urn, lines);
+        this.held.set(running.urn, lines);
     }
 
     /** The engine's Create or Update of `urn`, with its preview flag: the pass is known, the held lines shown or dropped. */

@@ -143,6 +143,27 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
         assert.deepEqual(engine.lines, []);
     });
 
+    it("one plan: a check still running when an update's Create tells the pass shows no plan, even as it ends after it", async () => {
+        emulator().control.reset({ brokers: 3, partitions: 3, replicationFactor: 3, running: [0, 1, 2, 3, 4], opMs: 10 });
+        emulator().control.addFault({ interface: "management", count: 1, delayMs: 1_500 });
+        const layout = { managementUrl: emulator().managementUrl, brokerCount: 5, partitionCount: 3, replicationFactor: 3 };
+        const scale = plugin.call("check", checkRequest("ClusterScale", "cluster", layout));
+        // Its dry run reached the cluster (the fault was taken): the check plans, and waits for the answer.
+        const pendingFaults = () => (emulator().control.state() as { faults: unknown[] }).faults.length;
+        while (pendingFaults() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const member = await plugin.call(
+            "check",
+            checkRequest("OrganizationMember", "grace", { email: "grace@example.com", roles: ["admin"], credentials: credentials() }),
+        );
+        await plugin.call("create", createRequest("OrganizationMember", "grace", member, false));
+        assert.deepEqual((await scale).toObject().failuresList, []);
+        assert.deepEqual(
+            engine.lines.filter((line) => line.startsWith('ClusterScale "cluster"')),
+            [],
+            "the update showed the plan of a check that began before it knew its pass",
+        );
+    });
+
     it("its engine gone (the engine's end of stdin closed): it exits within seconds", async () => {
         const exited = new Promise((resolve) => plugin.child.once("exit", resolve));
         plugin.child.stdin!.end();
