@@ -6,13 +6,13 @@
 // with other credentials, ask in turn, spaced as one process spaces its own requests (the pacing file beside the lock
 // says when the last request ended and until when the issuer blocked the address).
 // A lock whose holder died (no such process on this host) or that is older than any token request can take is taken
-// over. Disk errors never fail a token request: without a usable directory there is no lock.
+// over, by one waiter at a time. Disk errors never fail a token request: without a usable directory there is no lock.
 
 import { randomBytes } from "crypto";
 import { watch } from "fs";
 import { mkdir, open, readFile, rename, stat, unlink, writeFile } from "fs/promises";
 import { hostname } from "os";
-import { join } from "path";
+import { dirname, join } from "path";
 
 export interface IssuerPacing {
     /** When the last token request of any process ended (epoch ms). */
@@ -31,6 +31,8 @@ export interface IssuerLockOptions {
 }
 
 const FALLBACK_POLL_MS = 500;
+/** A takeover lasts two file operations: one older than this was left by a waiter that died during it. */
+const TAKEOVER_STALE_MS = 10_000;
 
 /** Runs `work` holding the issuer's lock in `dir`; `work` runs unlocked when the directory cannot be used. */
 export async function withIssuerLock<T>(dir: string, issuerKey: string, options: IssuerLockOptions, work: () => Promise<T>): Promise<T> {
@@ -65,10 +67,33 @@ async function acquire(dir: string, lockFile: string, staleAfterMs: number): Pro
             if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
         }
         if (await isStale(lockFile, staleAfterMs)) {
-            await unlink(lockFile).catch(() => undefined);
+            await takeOver(lockFile, staleAfterMs);
             continue;
         }
         await released(dir, lockFile);
+    }
+}
+
+/**
+ * Removes a stale lock, one waiter at a time: the waiter that creates the takeover file judges the lock again and
+ * removes it only if it is still stale, so a lock another waiter has just taken is never removed.
+ */
+async function takeOver(lockFile: string, staleAfterMs: number): Promise<void> {
+    const takeover = `${lockFile}.takeover`;
+    try {
+        const handle = await open(takeover, "wx", 0o600);
+        await handle.close();
+    } catch {
+        // Another waiter takes it over; a takeover file left by one that died meanwhile goes after a while.
+        const info = await stat(takeover).catch(() => undefined);
+        if (info !== undefined && Date.now() - info.mtimeMs > TAKEOVER_STALE_MS) await unlink(takeover).catch(() => undefined);
+        await released(dirname(lockFile), lockFile);
+        return;
+    }
+    try {
+        if (await isStale(lockFile, staleAfterMs)) await unlink(lockFile).catch(() => undefined);
+    } finally {
+        await unlink(takeover).catch(() => undefined);
     }
 }
 

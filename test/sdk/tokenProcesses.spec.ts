@@ -105,4 +105,23 @@ describe("sdk token client: processes that start together share one token cache"
         const [answer] = await together([start()]);
         assert.ok(answer.startsWith("token "), answer);
     });
+
+    it("four processes waiting on the lock of one that is killed: one of them takes it over; one token request, one token for all", async () => {
+        emulator().control.addFault({ interface: "auth", count: 1, delayMs: 30_000 });
+        const killed = start();
+        await release([killed]);
+        const pendingFaults = () => (emulator().control.state() as { faults: unknown[] }).faults.length;
+        while (pendingFaults() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const waiting = Array.from({ length: 4 }, () => start());
+        await release(waiting);
+        killed.child.kill("SIGKILL");
+        const answers = await Promise.all(waiting.map((each) => each.answer));
+        assert.ok(
+            answers.every((answer) => answer.startsWith("token ")),
+            answers.join("\n"),
+        );
+        assert.equal(new Set(answers).size, 1, "the waiters got different tokens");
+        // The killed process's request is logged only when its delayed answer would have gone, after the test.
+        assert.equal(tokenRequests().length, 1);
+    });
 });
