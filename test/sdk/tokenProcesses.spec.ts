@@ -93,13 +93,19 @@ describe("sdk token client: processes that start together share one token cache"
         for (let i = 1; i < requests.length; i++) assert.ok(Date.parse(requests[i].at) - Date.parse(requests[i - 1].at) >= 900, "two requests within a second");
     });
 
-    it("a process killed while it asks the issuer leaves its lock: the next process takes it over at once", async () => {
+    /** A process whose token request the issuer holds (so it holds the lock), once the request has reached it. */
+    const holderOfTheLock = async (): Promise<TokenProcess> => {
         emulator().control.addFault({ interface: "auth", count: 1, delayMs: 30_000 });
-        const killed = start();
-        await release([killed]);
-        // Its request reached the issuer (the fault was taken): it holds the lock. The issuer has no event for it.
+        const holder = start();
+        await release([holder]);
+        // The fault was taken: the request reached the issuer. The issuer has no event for it.
         const pendingFaults = () => (emulator().control.state() as { faults: unknown[] }).faults.length;
         while (pendingFaults() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        return holder;
+    };
+
+    it("a process killed while it asks the issuer leaves its lock: the next process takes it over at once", async () => {
+        const killed = await holderOfTheLock();
         killed.child.kill("SIGKILL");
         await new Promise((resolve) => killed.child.once("exit", resolve));
         const [answer] = await together([start()]);
@@ -107,11 +113,7 @@ describe("sdk token client: processes that start together share one token cache"
     });
 
     it("four processes waiting on the lock of one that is killed: one of them takes it over; one token request, one token for all", async () => {
-        emulator().control.addFault({ interface: "auth", count: 1, delayMs: 30_000 });
-        const killed = start();
-        await release([killed]);
-        const pendingFaults = () => (emulator().control.state() as { faults: unknown[] }).faults.length;
-        while (pendingFaults() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const killed = await holderOfTheLock();
         const waiting = Array.from({ length: 4 }, () => start());
         await release(waiting);
         killed.child.kill("SIGKILL");
