@@ -204,6 +204,18 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
         assert.equal(emulator().control.requests().length, served, "a request reached the cluster after the Cancel");
     });
 
+    /** The emails getMembers lists when invoked with `args`. */
+    const listedEmails = async (args: Record<string, unknown>): Promise<string[]> => {
+        const request = new providerProto.InvokeRequest();
+        request.setTok("platform:index:getMembers");
+        request.setArgs(Struct.fromJavaScript(args));
+        const response = (await plugin.call("invoke", request)) as unknown as { getReturn(): { toJavaScript(): { members: { email: string }[] } } };
+        return response
+            .getReturn()
+            .toJavaScript()
+            .members.map((member) => member.email);
+    };
+
     /** A CheckRequest/DiffRequest of the provider's own settings (CheckConfig and DiffConfig take them). */
     const configRequest = (kind: "CheckRequest" | "DiffRequest", olds: Record<string, unknown>, news: Record<string, unknown>) => {
         const request = new providerProto[kind]();
@@ -263,17 +275,7 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
             engine.lines.some((line) => line.startsWith('OrganizationMember "grace": adopts existing member grace@example.com')),
             engine.lines.join("\n"),
         );
-        const invoke = new providerProto.InvokeRequest();
-        invoke.setTok("platform:index:getMembers");
-        invoke.setArgs(Struct.fromJavaScript({}));
-        const listed = (await plugin.call("invoke", invoke)) as unknown as { getReturn(): { toJavaScript(): { members: { email: string }[] } } };
-        assert.deepEqual(
-            listed
-                .getReturn()
-                .toJavaScript()
-                .members.map((entry) => entry.email),
-            ["grace@example.com"],
-        );
+        assert.deepEqual(await listedEmails({}), ["grace@example.com"]);
     });
 
     it("check of an unknown type fails naming it", async () => {
@@ -281,23 +283,12 @@ describe("the provider plugin process (plugin/pulumi-resource-platform)", functi
     });
 
     it("invoke getMembers lists the organization with the credentials given", async () => {
-        const request = new providerProto.InvokeRequest();
-        request.setTok("platform:index:getMembers");
-        request.setArgs(
-            Struct.fromJavaScript({
-                clientId: CLIENT.clientId,
-                clientSecret: { ...SECRET, value: CLIENT.clientSecret },
-                oauthUrl: emulator().authUrl,
-                baseUrl: emulator().baseUrl,
-            }),
-        );
-        const response = (await plugin.call("invoke", request)) as unknown as { getReturn(): { toJavaScript(): { members: { email: string }[] } } };
-        assert.deepEqual(
-            response
-                .getReturn()
-                .toJavaScript()
-                .members.map((member) => member.email),
-            ["grace@example.com"],
-        );
+        const args = {
+            clientId: CLIENT.clientId,
+            clientSecret: { ...SECRET, value: CLIENT.clientSecret },
+            oauthUrl: emulator().authUrl,
+            baseUrl: emulator().baseUrl,
+        };
+        assert.deepEqual(await listedEmails(args), ["grace@example.com"]);
     });
 });
