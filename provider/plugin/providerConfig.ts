@@ -28,7 +28,8 @@ export const providerConfigDeclaration = z.object({
 
 export type ProviderConfig = z.infer<typeof providerConfigDeclaration>;
 export const PROVIDER_CONFIG_KEYS = Object.keys(providerConfigDeclaration.shape) as (keyof ProviderConfig)[];
-export const SECRET_CONFIG_KEYS: (keyof ProviderConfig)[] = ["clientSecret", "kubeconfig"];
+/** The keys the declaration marks secret. */
+export const SECRET_CONFIG_KEYS = PROVIDER_CONFIG_KEYS.filter((key) => providerConfigDeclaration.shape[key].meta()?.secret === true);
 
 const ORIGINS: (keyof ProviderConfig)[] = ["managementUrl", "gatewayUrl"];
 const URLS: (keyof ProviderConfig)[] = ["oauthUrl", "baseUrl"];
