@@ -79,7 +79,7 @@ export async function resolveApiServer(source: { kubeconfig?: string; context?: 
     }
     const tls = {
         ...base.tls,
-        ...(options.ca !== undefined ? { caCertificate: options.ca.toString() } : {}),
+        ...(options.ca !== undefined ? { caCertificate: options.ca.toString(), caOnly: true } : {}),
         ...(options.cert !== undefined ? { clientCertificate: options.cert.toString() } : {}),
         ...(options.key !== undefined ? { clientKey: options.key.toString() } : {}),
         ...(options.rejectUnauthorized === false ? { skipVerify: true } : {}),

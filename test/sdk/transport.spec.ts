@@ -40,6 +40,19 @@ describe("sdk transport: private CAs, client certificates and proxies", function
         assert.equal((await cluster(front.url, { env: { PLATFORM_TLS_CA_FILE: tls.caFile } }).getCluster()).version, 1);
     });
 
+    it("caOnly (a kubeconfig's CA): the given CA alone is trusted, not a CA Node trusts through NODE_EXTRA_CA_CERTS", async () => {
+        const other = makeTlsMaterial();
+        try {
+            const env = { NODE_EXTRA_CA_CERTS: tls.caFile };
+            assert.equal((await cluster(front.url, { env, tls: { caCertificate: other.caCertificate } }).getCluster()).version, 1);
+            const error = await rejection(cluster(front.url, { env, tls: { caCertificate: other.caCertificate, caOnly: true } }).getCluster({ retry: false }));
+            assert.ok(error instanceof TlsError, String(error));
+            assert.equal((await cluster(front.url, { env, tls: { caCertificate: tls.caCertificate, caOnly: true } }).getCluster()).version, 1);
+        } finally {
+            other.remove();
+        }
+    });
+
     it("an endpoint that requires a client certificate: refused without one, read with it", async () => {
         const error = await rejection(cluster(mutualFront.url, { tls: { caCertificate: tls.caCertificate } }).getCluster({ retry: false }));
         assert.ok(error instanceof PlatformError, String(error));
