@@ -4,6 +4,9 @@ import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "crypt
 
 const VERSION = "v1";
 
+/** Derived keys by passphrase and salt: the in-process engine stands for many CLI runs, each of which derives it once. */
+const keys = new Map<string, Buffer>();
+
 export class SecretsCrypter {
     private readonly key: Buffer;
 
@@ -11,7 +14,9 @@ export class SecretsCrypter {
         passphrase: string,
         readonly salt: string,
     ) {
-        this.key = scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+        const id = JSON.stringify([passphrase, salt]);
+        this.key = keys.get(id) ?? scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+        keys.set(id, this.key);
     }
 
     static newSalt(): string {

@@ -9,7 +9,7 @@ import type { EmulatorControl } from "../emulator";
 import { KubeApiServer, KubeUser, ProxyVerb } from "../emulator/kubeApiServer";
 import type { ResourceRules } from "../emulator/workloadApi";
 import { kubeconfigYaml } from "./kubeconfig";
-import { makeTlsMaterial, type TlsMaterial } from "./tlsMaterial";
+import { sharedTlsMaterial, type TlsMaterial } from "./tlsMaterial";
 
 export const BROKER_NAMESPACE = "camunda";
 export const BROKER_STATEFUL_SET = "platform-zeebe";
@@ -53,7 +53,7 @@ export async function startBrokerPods(
     options: Partial<WorkloadOptions> & { replicas: number; proxy?: { managementUrl: string; gatewayUrl: string } },
 ): Promise<BrokerPods> {
     const { proxy, ...workloadOptions } = options;
-    const tls = makeTlsMaterial();
+    const tls = sharedTlsMaterial();
     const workloads = new BrokerWorkloads(control, {
         namespace: BROKER_NAMESPACE,
         statefulSet: BROKER_STATEFUL_SET,
@@ -99,7 +99,6 @@ export async function startBrokerPods(
         async stop() {
             workloads.close();
             await server.stop();
-            tls.remove();
             fs.rmSync(directory, { recursive: true, force: true });
         },
     };

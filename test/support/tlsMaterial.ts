@@ -35,6 +35,21 @@ export function makeTlsMaterial(): TlsMaterial {
     };
 }
 
+let shared: TlsMaterial | undefined;
+
+/**
+ * One set for the whole process, for the fixtures that only need some CA (not one of their own): openssl costs a
+ * quarter of a CPU-second per set. Its files go when the process exits; its `remove` does nothing.
+ */
+export function sharedTlsMaterial(): TlsMaterial {
+    if (shared === undefined) {
+        const made = makeTlsMaterial();
+        process.once("exit", () => made.remove());
+        shared = { ...made, remove: () => undefined };
+    }
+    return shared;
+}
+
 /**
  * A private CA in `dir` (ca.crt, ca.key) and what signs with it: `sign(name, subject, extensions)` writes `<name>.key`
  * and `<name>.crt` (EC P-256, two days) there.
