@@ -1,5 +1,6 @@
-// ClusterScale through the real dynamic-provider host (test/engine) against the emulator: what preview shows and
-// sends, what up applies and records, what refresh finds, and what destroy leaves alone.
+// ClusterScale through the real dynamic-provider host (test/engine, in this process: the process boundary's own cases
+// are in clusterScaleSerialization and under the real CLI) against the emulator: what preview shows and sends, what up
+// applies and records, what refresh finds, and what destroy leaves alone.
 import * as assert from "assert";
 import type { BrokerLayout, ChangeRecord } from "../../provider/clusterScale/types";
 import { waitForChange } from "../../sdk/cluster/changeWaiter";
@@ -7,7 +8,7 @@ import { ClusterScaleFixture, apiLayout, dryRuns, failed, layout, mutating, outp
 
 describe("ClusterScale: preview, up, refresh and destroy", function () {
     this.timeout(120_000);
-    const fixture = new ClusterScaleFixture();
+    const fixture = new ClusterScaleFixture("in-process");
 
     before(() => fixture.start());
     after(() => fixture.stop());
