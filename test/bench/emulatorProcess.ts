@@ -8,6 +8,7 @@ import * as readline from "readline";
 import { request } from "undici";
 import type { RequestLogEntry, ResetBody } from "../emulator";
 import type { EmulatorUrls } from "../emulator/emulator";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const FLEET_ENTRY = path.join(__dirname, "emulatorFleet.ts");
 const START_TIMEOUT_MS = 60_000;
@@ -48,7 +49,7 @@ export interface EmulatorProcess {
 
 /** Starts `count` emulators in one child process (token rate limit off: the benchmarks count requests, they do not pace them). */
 export async function startEmulatorProcess(count: number): Promise<EmulatorProcess> {
-    const child = spawn(process.execPath, ["-r", require.resolve("ts-node/register/transpile-only"), FLEET_ENTRY, String(count)], {
+    const child = spawn(process.execPath, [...TYPESCRIPT_REQUIRE, FLEET_ENTRY, String(count)], {
         stdio: ["pipe", "pipe", "pipe"],
         env: { ...process.env, TS_NODE_PROJECT: path.resolve(__dirname, "..", "..", "tsconfig.json") },
     });

@@ -17,6 +17,7 @@ import { pulumiBin } from "../cli/pulumiBin";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { type Figure, type SectionResult, figure } from "./figures";
 import { median, round } from "./stats";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 export interface FleetOptions {
     /** Stacks run side by side. */
@@ -74,33 +75,29 @@ async function runStack(platform: Platform, name: string, tokenCache: string, sl
     const management = slow ? platform.slow : platform.emulator;
     const started = Date.now();
     const output = await new Promise<string>((resolve, reject) => {
-        const child = spawn(
-            "/usr/bin/time",
-            ["-f", "%U %S %M", "-o", usageFile, process.execPath, "-r", require.resolve("ts-node/register/transpile-only"), "deploy.ts"],
-            {
-                cwd: workDir,
-                env: {
-                    ...process.env,
-                    FLEET_STACK: name,
-                    FLEET_CLUSTER_ID: platform.clusterId,
-                    PULUMI_CLI_ROOT: path.dirname(platform.bin),
-                    PATH: `${platform.bin}${path.delimiter}${process.env.PATH ?? ""}`,
-                    PULUMI_BACKEND_URL: `file://${path.join(platform.dir, "backend")}`,
-                    PULUMI_HOME: path.join(platform.dir, "home"),
-                    PULUMI_CONFIG_PASSPHRASE: "fleet-passphrase",
-                    PULUMI_SKIP_UPDATE_CHECK: "true",
-                    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-                    TS_NODE_PROJECT: path.join(REPOSITORY, "tsconfig.json"),
-                    PLATFORM_MANAGEMENT_URL: management.managementUrl,
-                    PLATFORM_CONSOLE_CLIENT_ID: DEMO_CLIENT.clientId,
-                    PLATFORM_CONSOLE_CLIENT_SECRET: DEMO_CLIENT.clientSecret,
-                    PLATFORM_OAUTH_URL: platform.emulator.authUrl,
-                    PLATFORM_CONSOLE_BASE_URL: platform.emulator.baseUrl,
-                    PLATFORM_TOKEN_CACHE_DIR: tokenCache,
-                },
-                stdio: ["ignore", "pipe", "pipe"],
+        const child = spawn("/usr/bin/time", ["-f", "%U %S %M", "-o", usageFile, process.execPath, ...TYPESCRIPT_REQUIRE, "deploy.ts"], {
+            cwd: workDir,
+            env: {
+                ...process.env,
+                FLEET_STACK: name,
+                FLEET_CLUSTER_ID: platform.clusterId,
+                PULUMI_CLI_ROOT: path.dirname(platform.bin),
+                PATH: `${platform.bin}${path.delimiter}${process.env.PATH ?? ""}`,
+                PULUMI_BACKEND_URL: `file://${path.join(platform.dir, "backend")}`,
+                PULUMI_HOME: path.join(platform.dir, "home"),
+                PULUMI_CONFIG_PASSPHRASE: "fleet-passphrase",
+                PULUMI_SKIP_UPDATE_CHECK: "true",
+                PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+                TS_NODE_PROJECT: path.join(REPOSITORY, "tsconfig.json"),
+                PLATFORM_MANAGEMENT_URL: management.managementUrl,
+                PLATFORM_CONSOLE_CLIENT_ID: DEMO_CLIENT.clientId,
+                PLATFORM_CONSOLE_CLIENT_SECRET: DEMO_CLIENT.clientSecret,
+                PLATFORM_OAUTH_URL: platform.emulator.authUrl,
+                PLATFORM_CONSOLE_BASE_URL: platform.emulator.baseUrl,
+                PLATFORM_TOKEN_CACHE_DIR: tokenCache,
             },
-        );
+            stdio: ["ignore", "pipe", "pipe"],
+        });
         let text = "";
         child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString()));
         child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString()));

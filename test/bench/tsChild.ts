@@ -3,6 +3,7 @@
 
 import { spawn } from "child_process";
 import * as path from "path";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 export interface TsChildOptions {
     /** Extra node flags, e.g. --expose-gc. */
@@ -14,7 +15,7 @@ export interface TsChildOptions {
 const TSCONFIG = path.resolve(__dirname, "..", "..", "tsconfig.json");
 
 export async function runTsChild<T>(entry: string, args: string[], options: TsChildOptions = {}): Promise<T> {
-    const child = spawn(process.execPath, [...(options.nodeFlags ?? []), "-r", require.resolve("ts-node/register/transpile-only"), entry, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...TYPESCRIPT_REQUIRE, entry, ...args], {
         stdio: ["ignore", "pipe", "pipe"],
         env: { ...process.env, TS_NODE_PROJECT: TSCONFIG, ...options.env },
     });

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { useEmulator } from "../support/emulator";
 import { mainVersion, pulumiBin } from "./pulumiBin";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
 
@@ -32,7 +33,7 @@ describe(`examples/automation under pulumi ${mainVersion()}`, function () {
     const deploy = async (mode: string, brokerCount: number): Promise<Run> => {
         const bin = await pulumiBin(mainVersion());
         return new Promise((resolve, reject) => {
-            const child = spawn(process.execPath, ["-r", require.resolve("ts-node/register/transpile-only"), "deploy.ts", mode], {
+            const child = spawn(process.execPath, [...TYPESCRIPT_REQUIRE, "deploy.ts", mode], {
                 cwd: path.join(workDir, "job"),
                 env: {
                     ...process.env,

@@ -11,6 +11,7 @@ import * as path from "path";
 import * as readline from "readline";
 import { pulumiBin } from "./pulumiBin";
 import { type ProcessEntry, processesWith } from "../support/processTable";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
 const PROGRAM_SERVER = path.join(__dirname, "programServer.ts");
@@ -23,7 +24,7 @@ export const PASSPHRASE = "cli-suite-passphrase";
  */
 export type ProgramRunner = { command: string; args: string[] } | "host";
 
-const NODE_PROGRAM_SERVER: ProgramRunner = { command: process.execPath, args: ["-r", require.resolve("ts-node/register/transpile-only"), PROGRAM_SERVER] };
+const NODE_PROGRAM_SERVER: ProgramRunner = { command: process.execPath, args: [...TYPESCRIPT_REQUIRE, PROGRAM_SERVER] };
 
 export interface CliRunOptions {
     /** Kills the CLI's process group at once (SIGKILL), as a pipeline's timeout would; the program server goes too. */

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { mainVersion, pulumiBin } from "./pulumiBin";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -14,7 +15,7 @@ describe(`demo (npm run demo) under pulumi ${mainVersion()}`, function () {
     it("runs every step through the CLI, with the plan, the pods before the change, progress, and the shrink in the safe order", async () => {
         const bin = await pulumiBin(mainVersion());
         const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-            const child = spawn(process.execPath, ["-r", require.resolve("ts-node/register/transpile-only"), path.join(ROOT, "test", "engine", "demo.ts")], {
+            const child = spawn(process.execPath, [...TYPESCRIPT_REQUIRE, path.join(ROOT, "test", "engine", "demo.ts")], {
                 cwd: ROOT,
                 env: { ...process.env, PLATFORM_PULUMI_CLI: path.join(bin, "pulumi") },
                 stdio: ["ignore", "pipe", "pipe"],

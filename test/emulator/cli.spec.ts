@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { http } from "./harness";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const REPO_ROOT = join(__dirname, "..", "..");
 
@@ -18,7 +19,7 @@ interface Started {
 }
 
 function startCli(args: string[]): Promise<Started> {
-    const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join(__dirname, "cli.ts"), ...args], {
+    const child = spawn(process.execPath, [...TYPESCRIPT_REQUIRE, join(__dirname, "cli.ts"), ...args], {
         cwd: REPO_ROOT,
         stdio: "pipe",
     });
@@ -147,7 +148,7 @@ describe("emulator: command line", () => {
     });
 
     it("refuses unknown arguments with a usage message", async () => {
-        const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", join(__dirname, "cli.ts"), "--brokers", "x"], {
+        const child = spawn(process.execPath, [...TYPESCRIPT_REQUIRE, join(__dirname, "cli.ts"), "--brokers", "x"], {
             cwd: REPO_ROOT,
         });
         let stderr = "";

@@ -2,12 +2,13 @@
 import * as assert from "assert";
 import { spawn } from "child_process";
 import * as path from "path";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
 function runDemo(): Promise<{ code: number | null; output: string }> {
     return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, ["-r", require.resolve("ts-node/register/transpile-only"), path.join(__dirname, "demo.ts")], {
+        const child = spawn(process.execPath, [...TYPESCRIPT_REQUIRE, path.join(__dirname, "demo.ts")], {
             cwd: ROOT,
             // The demo must not depend on a real CLI being present for this test.
             env: { ...process.env, PATH: path.dirname(process.execPath) },

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { leftBehind } from "../support/leftProcesses";
 import { DynamicHost, HostCallError, HostStream } from "./dynamicHost";
 import { makeSecret, PropertyMap } from "./propertyValues";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 interface Props {
     name: string;
@@ -142,8 +143,7 @@ describe("engine: DynamicHost drives the real dynamic-provider host over gRPC", 
         const starter = spawn(
             process.execPath,
             [
-                "-r",
-                require.resolve("ts-node/register/transpile-only"),
+                ...TYPESCRIPT_REQUIRE,
                 "-e",
                 `require(${JSON.stringify(path.join(__dirname, "dynamicHost"))}).DynamicHost.start({ cwd: process.cwd(), project: "p" })` +
                     ".then((host) => { console.log(host.pid); setInterval(() => {}, 1000); });",

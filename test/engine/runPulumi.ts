@@ -14,6 +14,7 @@ import { PassResult, ProgramRun } from "./operation";
 import { PropertyMap } from "./propertyValues";
 import { loadProject } from "./project";
 import { defaultStateFile, emptyState, StackState, StateFile } from "./stateFile";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 export interface RunPulumiOptions extends ProgramRun {
     /** Added to this process's environment (e.g. PULUMI_CONFIG_PASSPHRASE). */
@@ -69,7 +70,7 @@ export async function runPulumi(options: RunPulumiOptions): Promise<RunPulumiRes
     const { exitCode, result } = options.inProcess
         ? await runInThisProcess({ ...options, programDir, stateFile }, onLine)
         : await runEngineProcess({
-              entry: ["-r", require.resolve("ts-node/register/transpile-only"), engineEntry()],
+              entry: [...TYPESCRIPT_REQUIRE, engineEntry()],
               args: cliArguments({ ...options, programDir, stateFile }),
               cwd: REPOSITORY_ROOT,
               env,

@@ -10,6 +10,7 @@ import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { toolDir } from "../tools/toolsDir";
 import { SCHEMA_FILE } from "../tools/writeSchema";
 import { YAML_VERSION } from "../tools/yaml";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const PLUGIN_DIR = path.dirname(SCHEMA_FILE);
 
@@ -63,7 +64,7 @@ export async function languageSetup(language: Language): Promise<LanguageSetup> 
             return {
                 runner: {
                     command: process.execPath,
-                    args: ["-r", require.resolve("ts-node/register/transpile-only"), path.join(__dirname, "goProgramServer.ts")],
+                    args: [...TYPESCRIPT_REQUIRE, path.join(__dirname, "goProgramServer.ts")],
                 },
                 env: { ...env, GOFLAGS: "-mod=mod" },
                 prepare: (programDir) => {
