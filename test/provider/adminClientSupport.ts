@@ -76,6 +76,8 @@ export interface RunOptions {
     onLine?: (line: string) => void;
     /** Kills the run (a run in processes of its own). */
     signal?: AbortSignal;
+    /** `--skip-preview`: no preview pass before the update. */
+    skipPreview?: boolean;
 }
 
 export interface AdminRun {

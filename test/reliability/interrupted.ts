@@ -22,6 +22,8 @@ export function interruptedApply(lab: Lab): Section {
                 const killed = await lab.run(emulator, stack, {
                     command: "up",
                     scale: { brokerCount: 4 },
+                    // Killed in the update pass: its preview pass is not the case.
+                    skipPreview: true,
                     signal: kill.signal,
                     onLine: (line) => {
                         const accepted = / change (\d+) accepted \(.*\): (\d+) operations/.exec(line);

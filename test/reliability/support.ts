@@ -55,6 +55,8 @@ export interface RunSpec {
     onLine?: (line: string) => void;
     /** Kills the run (in a process of its own). */
     signal?: AbortSignal;
+    /** `--skip-preview`: no preview pass before up. */
+    skipPreview?: boolean;
     /**
      * The engine in processes of its own, as the CLI runs: for runs at the same time. Default: in this process (one run
      * at a time, the same engine and provider code; see runPulumi's inProcess).
@@ -146,6 +148,7 @@ export class Lab {
                 secrets,
                 onLine: spec.onLine,
                 signal: spec.signal,
+                skipPreview: spec.skipPreview,
                 inProcess: !spec.ownProcess && spec.signal === undefined,
             });
         } finally {
