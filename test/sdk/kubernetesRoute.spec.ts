@@ -3,7 +3,7 @@
 // (401, 403, 404, 503) come back as its Status answers.
 import assert from "node:assert/strict";
 import { ClusterClient } from "../../sdk/cluster/clusterClient";
-import { PlatformError } from "../../sdk/errors";
+import { PlatformError, TlsError } from "../../sdk/errors";
 import { resolveServiceRoute } from "../../sdk/http/kubernetesRoute";
 import type { KubeApiServer } from "../emulator/kubeApiServer";
 import { KUBE_USERS, apiServerStandIn, kubeconfigYaml } from "../support/kubeconfig";
@@ -30,10 +30,30 @@ describe("sdk: the route through the Kubernetes API server's service proxy", fun
         apiServer.endpointsReady = true;
     });
 
-    const clusterThrough = async (kubeconfig: string, service = "platform-gateway", port = 9600) => {
+    const clusterThrough = async (kubeconfig: string, service = "platform-gateway", port = 9600, env: Record<string, string> = {}) => {
         const route = await resolveServiceRoute({ namespace: "camunda", service, port, kubeconfig });
-        return new ClusterClient({ managementUrl: route.baseUrl, connection: { ...route.connection, env: {} } });
+        return new ClusterClient({ managementUrl: route.baseUrl, connection: { ...route.connection, env } });
     };
+
+    it("the kubeconfig's CA is trusted alone, as kubectl trusts it: a CA Node trusts through NODE_EXTRA_CA_CERTS does not vouch for the API server", async () => {
+        const other = makeTlsMaterial();
+        try {
+            const env = { NODE_EXTRA_CA_CERTS: tls.caFile };
+            const refused = await rejection(
+                (await clusterThrough(kubeconfigYaml(apiServer.url, other.caCertificate, { token: TOKEN }), undefined, undefined, env)).getCluster({
+                    retry: false,
+                }),
+            );
+            assert.ok(refused instanceof TlsError, String(refused));
+            assert.equal(
+                (await (await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }), undefined, undefined, env)).getCluster())
+                    .version,
+                1,
+            );
+        } finally {
+            other.remove();
+        }
+    });
 
     it("a token user reads the cluster through the proxy path; a dry run is refused by the API server itself, as a real one does; the token never reaches the backend", async () => {
         const cluster = await clusterThrough(kubeconfigYaml(apiServer.url, tls.caCertificate, { token: TOKEN }));
