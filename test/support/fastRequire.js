@@ -12,19 +12,18 @@ const path = require("path");
 const ROOT = path.resolve(__dirname, "..", "..");
 const CACHE = path.join(ROOT, "node_modules", ".cache", "pulumi-platform-tests");
 const TRANSPILED = path.join(CACHE, "transpiled");
+const TSCONFIG = path.join(ROOT, "tsconfig.json");
+const TSCONFIG_TEXT = fs.readFileSync(TSCONFIG, "utf8");
 
 /** What else decides a file's JavaScript: the compiler's version and the project's compiler options. */
-const SALT = [
-    JSON.parse(fs.readFileSync(require.resolve("typescript/package.json"), "utf8")).version,
-    fs.readFileSync(path.join(ROOT, "tsconfig.json"), "utf8"),
-].join("\n");
+const SALT = [JSON.parse(fs.readFileSync(require.resolve("typescript/package.json"), "utf8")).version, TSCONFIG_TEXT].join("\n");
 
 let compilerOptions;
 
 function transpile(source, fileName) {
     const ts = require("typescript");
     if (compilerOptions === undefined) {
-        const { config } = ts.readConfigFile(path.join(ROOT, "tsconfig.json"), ts.sys.readFile);
+        const { config } = ts.parseConfigFileTextToJson(TSCONFIG, TSCONFIG_TEXT);
         const { options } = ts.convertCompilerOptionsFromJson(config.compilerOptions, ROOT);
         compilerOptions = { ...options, sourceMap: false, inlineSourceMap: true, declaration: false, outDir: undefined };
     }
