@@ -15,8 +15,9 @@ export class SecretsCrypter {
         readonly salt: string,
     ) {
         const id = JSON.stringify([passphrase, salt]);
-        this.key = keys.get(id) ?? scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
-        keys.set(id, this.key);
+        let key = keys.get(id);
+        if (key === undefined) keys.set(id, (key = scryptSync(passphrase, Buffer.from(salt, "base64"), 32)));
+        this.key = key;
     }
 
     static newSalt(): string {
