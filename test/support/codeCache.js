@@ -13,10 +13,6 @@ const Module = require("module");
 const path = require("path");
 const vm = require("vm");
 
-// Code V8 takes from a cache made by another process cannot import() (Node's import callback is not in it): such files
-// are left to Node. A false match (the word in a string) only costs the cache.
-const DYNAMIC_IMPORT = /\bimport\s*\(/;
-
 const STORE = path.join(__dirname, "..", "..", "node_modules", ".cache", "pulumi-platform-tests", "v8", `${process.version}-${process.arch}`);
 
 function keepCompiledCode() {
@@ -27,15 +23,11 @@ function keepCompiledCode() {
     fs.mkdirSync(STORE, { recursive: true });
     const nodeCompile = Module.prototype._compile;
     Module.prototype._compile = function compileWithCache(content, filename) {
-        if (!/\.c?js$/.test(filename) || content.includes("sourceMappingURL=data:") || DYNAMIC_IMPORT.test(content))
-            return nodeCompile.call(this, content, filename);
-        const cacheFile = path.join(STORE, crypto.createHash("sha1").update(filename).update("\0").update(content).digest("hex"));
-        let cachedData;
-        try {
-            cachedData = fs.readFileSync(cacheFile);
-        } catch {
-            cachedData = undefined;
-        }
+        if (loadingAcorn || !/\.c?js$/.test(filename) || content.includes("sourceMappingURL=data:")) return nodeCompile.call(this, content, filename);
+        // Keyed by content alone: the package copied into a test's project shares its code with the original.
+        const cacheFile = path.join(STORE, crypto.createHash("sha1").update(content).digest("hex"));
+        const cachedData = readIfThere(cacheFile);
+        if (cachedData === undefined && !cacheable(content, cacheFile)) return nodeCompile.call(this, content, filename);
         let script;
         try {
             script = new vm.Script(Module.wrap(content), { filename, cachedData });
@@ -49,6 +41,56 @@ function keepCompiledCode() {
         if (cachedData === undefined || script.cachedDataRejected) writeWhole(cacheFile, script.createCachedData());
         return result;
     };
+}
+
+/**
+ * Whether V8 may compile the file outside Node's loader: code so compiled cannot import() (Node 20 finds no import
+ * callback for it, nor for a function it makes with `new Function` or eval). A file whose text has none of these words
+ * is; one that has (in a string, say: TypeScript's compiler, 9 MB, has `import(` in messages only) is tokenized once,
+ * and the answer kept beside the cache as a marker when it is no.
+ */
+function cacheable(content, cacheFile) {
+    if (!/\bimport\s*\(|\beval\b|\bFunction\b(?!\s*\.)/.test(content)) return true;
+    const refused = `${cacheFile}.imports`;
+    if (fs.existsSync(refused)) return false;
+    if (!importsDynamically(content)) return true;
+    writeWhole(refused, "");
+    return false;
+}
+
+let acorn;
+let loadingAcorn = false;
+
+function importsDynamically(content) {
+    if (acorn === undefined) {
+        loadingAcorn = true;
+        try {
+            acorn = require("acorn");
+        } finally {
+            loadingAcorn = false;
+        }
+    }
+    let previous;
+    try {
+        for (const token of acorn.tokenizer(content, { ecmaVersion: "latest", allowHashBang: true })) {
+            if (token.type === acorn.tokTypes.parenL && previous?.type === acorn.tokTypes._import) return true;
+            if (token.type === acorn.tokTypes.name && token.value === "eval") return true;
+            // `Function.prototype` makes no function; `Function(...)`, `new Function(...)` or the constructor passed on may.
+            if (previous?.type === acorn.tokTypes.name && previous.value === "Function" && token.type !== acorn.tokTypes.dot) return true;
+            previous = token;
+        }
+    } catch {
+        return true;
+    }
+    return false;
+}
+
+function readIfThere(file) {
+    try {
+        return fs.readFileSync(file);
+    } catch {
+        return undefined;
+    }
 }
 
 /** The `require` Node hands a CommonJS module. */
