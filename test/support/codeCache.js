@@ -1,4 +1,4 @@
-// Loaded first by every Node process a test run starts, through NODE_OPTIONS (fastRequire.js sets it): V8's compiled
+// Loaded first by mocha (.mocharc.json) and, through NODE_OPTIONS, by every Node process a test run starts: V8's compiled
 // code of each CommonJS file is kept on disk, keyed by the file's content and the Node version, and handed back to V8
 // the next time a process loads the file. A run starts several hundred Node processes (dynamic-provider hosts the
 // Pulumi CLI starts, programs, the test engine's processes); each loads @pulumi/pulumi, and compiling it is about 40% of
@@ -117,3 +117,6 @@ function writeWhole(file, data) {
 }
 
 keepCompiledCode();
+// Only the tests' process trees: the bench measures hosts and stacks as users run them, without it.
+const preload = `--require "${__filename}"`;
+if (!(process.env.NODE_OPTIONS ?? "").includes(preload)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${preload}`.trim();

@@ -2,17 +2,11 @@
 // program servers): TypeScript is transpiled file by file without a type check, as ts-node's transpile-only mode does
 // (`npm test` type-checks the whole project first), but each file's JavaScript is kept on disk, keyed by its content.
 // A run starts a few hundred processes; each would otherwise pay TypeScript's first transpile (about 1.3 CPU-seconds).
-// V8's compiled code is kept by codeCache.js, which this file loads here and, through NODE_OPTIONS, in every Node process
-// started from here on (the Pulumi CLI's provider hosts among them).
+// (V8's compiled code is kept by codeCache.js.)
 "use strict";
 const crypto = require("crypto");
 const fs = require("fs");
 const path = require("path");
-
-const CODE_CACHE = path.join(__dirname, "codeCache.js");
-require(CODE_CACHE);
-const preload = `--require "${CODE_CACHE}"`;
-if (!(process.env.NODE_OPTIONS ?? "").includes(preload)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${preload}`.trim();
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const CACHE = path.join(ROOT, "node_modules", ".cache", "pulumi-platform-tests");
