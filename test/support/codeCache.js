@@ -117,6 +117,7 @@ function writeWhole(file, data) {
 }
 
 keepCompiledCode();
+module.exports = { STORE };
 // Only the tests' process trees: the bench measures hosts and stacks as users run them, without it.
 const preload = `--require "${__filename}"`;
 if (!(process.env.NODE_OPTIONS ?? "").includes(preload)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${preload}`.trim();

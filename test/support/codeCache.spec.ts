@@ -9,7 +9,8 @@ import * as os from "os";
 import * as path from "path";
 
 const CODE_CACHE = path.join(__dirname, "codeCache.js");
-const STORE = path.resolve(__dirname, "..", "..", "node_modules", ".cache", "pulumi-platform-tests", "v8", `${process.version}-${process.arch}`);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain JavaScript preload: its folder, as it decides it
+const { STORE } = require(CODE_CACHE) as { STORE: string };
 const NODE_OWN_CACHE = typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === "function";
 
 describe("the tests' V8 code cache (test/support/codeCache.js)", () => {
