@@ -1,6 +1,6 @@
-// Loaded first by mocha (.mocharc.json) and, through NODE_OPTIONS, by every Node process a test run starts: V8's compiled
-// code of each CommonJS file is kept on disk, keyed by the file's content and the Node version, and handed back to V8
-// the next time a process loads the file. A run starts several hundred Node processes (dynamic-provider hosts the
+// Loaded by processPreload.js in every Node process a test run starts: V8's compiled code of each CommonJS file is kept
+// on disk, keyed by the file's content and the Node version, and handed back to V8 the next time a process loads the
+// file. A run starts several hundred Node processes (dynamic-provider hosts the
 // Pulumi CLI starts, programs, the test engine's processes); each loads @pulumi/pulumi, and compiling it is about 40% of
 // a host's CPU. On Node 22 and later Node's own compile cache does this; on Node 20 Module.prototype._compile is
 // replaced for JavaScript files only: the tests' TypeScript (transpiled with inline source maps), a file with a dynamic
@@ -118,6 +118,3 @@ function writeWhole(file, data) {
 
 keepCompiledCode();
 module.exports = { STORE };
-// Only the tests' process trees: the bench measures hosts and stacks as users run them, without it.
-const preload = `--require "${__filename}"`;
-if (!(process.env.NODE_OPTIONS ?? "").includes(preload)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} ${preload}`.trim();
