@@ -1,39 +1,49 @@
-// Loaded with codeCache.js by every Node process a test run starts (see processPreload.js): two large packages that
-// @pulumi/pulumi loads whenever it is loaded, TypeScript's compiler (its closure serializer parses functions with it)
-// and npm's arborist (its computeCodePaths reads a package tree with it), are loaded the first time @pulumi/pulumi
-// uses them instead. A dynamic-provider host never does; loading them was 0.5 of its 1.4 CPU-seconds, and a run
-// starts several hundred hosts. What @pulumi/pulumi is handed stands in for the module: each use of it goes to the
-// module, loaded then.
+// Loaded with codeCache.js by every Node process a test run starts (see processPreload.js): packages that
+// @pulumi/pulumi requires whenever it is loaded, but uses only for some calls, are loaded when it first uses them.
+// A dynamic-provider host never does: loading them was 0.6 of its 1.4 CPU-seconds, and a run starts several hundred
+// hosts. What @pulumi/pulumi is handed meanwhile stands in for the package: each use of it goes to the package, loaded
+// then.
 "use strict";
 const Module = require("module");
 
 const PULUMI = "/node_modules/@pulumi/pulumi/";
-const LAZY = ["/node_modules/typescript/lib/typescript.js", "/node_modules/@npmcli/arborist/lib/index.js"];
+const DEFERRED = new Set([
+    // The closure serializer parses functions with it (TypeScript's compiler, 9 MB).
+    "typescript",
+    // computeCodePaths reads a package tree with these.
+    "@npmcli/arborist",
+    "normalize-package-data",
+    // The Automation API runs the CLI with it.
+    "execa",
+]);
 
 const nodeLoad = Module._load;
 Module._load = function loadLazily(request, parent, isMain) {
-    if (parent?.filename?.includes(PULUMI) && !isMain) {
-        let filename;
-        try {
-            filename = Module._resolveFilename(request, parent, isMain);
-        } catch {
-            return nodeLoad.apply(this, arguments);
-        }
-        if (Module._cache[filename] === undefined && LAZY.some((end) => filename.endsWith(end)))
-            return standIn(() => nodeLoad.call(this, request, parent, isMain));
+    if (!DEFERRED.has(request) || !parent?.filename?.includes(PULUMI)) return nodeLoad.apply(this, arguments);
+    let filename;
+    try {
+        filename = Module._resolveFilename(request, parent, isMain);
+    } catch {
+        return nodeLoad.apply(this, arguments);
     }
-    return nodeLoad.apply(this, arguments);
+    if (Module._cache[filename] !== undefined) return nodeLoad.apply(this, arguments);
+    return standIn(() => nodeLoad.call(this, request, parent, isMain));
 };
 
 /**
- * Answers every question by loading the module, but one: `__esModule` is true, so that an importer's interop helper
- * (`__importStar`) hands the stand-in on as it is instead of copying the module's keys, which would load it.
+ * Answers every question by loading the package, but two, which it answers as an importer's interop helpers
+ * (`__importStar`, `__importDefault`) would: `__esModule` is true, so that they hand the stand-in on as it is instead of
+ * copying the package's keys (which would load it), and `default` is the package itself unless it is an ES module.
  */
 function standIn(load) {
     let loaded;
     const module = () => (loaded ??= load());
     return new Proxy(() => {}, {
-        get: (_, key) => (key === "__esModule" ? true : Reflect.get(module(), key)),
+        get: (_, key) => {
+            if (key === "__esModule") return true;
+            if (key === "default" && !module().__esModule) return module();
+            return Reflect.get(module(), key);
+        },
         has: (_, key) => Reflect.has(module(), key),
         set: (_, key, value) => Reflect.set(module(), key, value),
         ownKeys: () => Reflect.ownKeys(module()),

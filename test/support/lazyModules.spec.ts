@@ -1,13 +1,14 @@
-// lazyModules.js leaves TypeScript's compiler and npm's arborist unloaded until @pulumi/pulumi uses them, and what it
-// hands @pulumi/pulumi meanwhile works as the modules do: the closure serializer (TypeScript) and computeCodePaths
-// (arborist) answer as they do without it.
+// lazyModules.js leaves TypeScript's compiler, npm's arborist, normalize-package-data and execa unloaded until
+// @pulumi/pulumi uses them, and what it hands @pulumi/pulumi meanwhile works as the packages do: the closure serializer
+// (TypeScript) and computeCodePaths (arborist, normalize-package-data) answer as they do without it. (The Automation
+// API's use of execa is the CLI tier's: test/cli/automation.spec.ts.)
 import * as assert from "assert";
 import { execFileSync } from "child_process";
 import * as path from "path";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
 const LAZY_MODULES = path.join(__dirname, "lazyModules.js");
-const DEFERRED = String.raw`/node_modules\/(typescript|@npmcli\/arborist)\//`;
+const DEFERRED = String.raw`/node_modules\/(typescript|@npmcli\/arborist|normalize-package-data|execa)\//`;
 
 const PROBE = `(async () => {
     const loadedOnes = () => Object.keys(require.cache).filter((file) => ${DEFERRED}.test(file)).length;
@@ -34,7 +35,7 @@ function probe(preload: string[]): Probe {
 }
 
 describe("the tests' deferred modules (test/support/lazyModules.js)", () => {
-    it("@pulumi/pulumi loads without TypeScript and arborist, and its closure serializer and computeCodePaths answer as without the deferral", () => {
+    it("@pulumi/pulumi loads without TypeScript, arborist, normalize-package-data and execa, and its closure serializer and computeCodePaths answer as without the deferral", () => {
         const eager = probe([]);
         const lazy = probe(["--require", LAZY_MODULES]);
         assert.ok(eager.afterLoading > 0, "without it, loading @pulumi/pulumi loads them");
