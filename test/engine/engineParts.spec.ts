@@ -1,5 +1,6 @@
 // The engine's pieces that need no process: state file, secrets, URNs, delete order, config, arguments.
 import * as assert from "assert";
+import { createCipheriv, randomBytes, scryptSync } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -8,6 +9,7 @@ import { Condemned, deletionOrder } from "./deletion";
 import { loadProject, loadStackConfig } from "./project";
 import { annotateSecrets, goString, makeSecret, markSecretOutputs, SECRET_SIG, SECRET_SIG_KEY, UNKNOWN } from "./propertyValues";
 import { configureVariables, providerInputsFor } from "./providerHost";
+import { SecretsCrypter } from "./secretsCrypter";
 import { ResourceState, StackState, StateFile } from "./stateFile";
 import { engineUrn } from "./urns";
 
@@ -57,6 +59,27 @@ describe("engine: parts", function () {
             const noSecrets: StackState = { resources: { "urn:b": state.resources["urn:b"] }, pendingDeletes: [], pendingOperations: [] };
             new StateFile(plain, undefined).save(noSecrets);
             assert.deepStrictEqual(new StateFile(plain, undefined).load(), noSecrets);
+        });
+
+        it("a file whose secrets an earlier version encrypted (v1: scrypt at Node's default cost) still loads", () => {
+            const file = path.join(directory, "v1.json");
+            new StateFile(file, "pass").save(state);
+            const content = JSON.parse(fs.readFileSync(file, "utf8")) as { secretsSalt: string };
+            const key = scryptSync("pass", Buffer.from(content.secretsSalt, "base64"), 32);
+            const v1 = (plaintext: string) => {
+                const iv = randomBytes(12);
+                const cipher = createCipheriv("aes-256-gcm", key, iv);
+                return `v1:${iv.toString("base64")}:${Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final(), cipher.getAuthTag()]).toString("base64")}`;
+            };
+            let rewritten = 0;
+            const text = JSON.stringify(content, (name, value: unknown) => {
+                if (name !== "ciphertext") return value;
+                rewritten++;
+                return v1(new SecretsCrypter("pass", content.secretsSalt).decrypt(String(value)));
+            });
+            assert.strictEqual(rewritten, 2);
+            fs.writeFileSync(file, text);
+            assert.deepStrictEqual(new StateFile(file, "pass").load(), state);
         });
 
         it("an absent file is an empty stack", () => {
