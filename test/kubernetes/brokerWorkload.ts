@@ -42,21 +42,24 @@ export interface WorkloadSpec {
     helm?: string;
     /** Made by the test's Pulumi program (everything else of the namespace is made here). */
     byProgram?: boolean;
+    /** The namespace made for it (NAMESPACE unless given). */
+    namespace?: string;
 }
 
 /** Creates the namespace's objects; answers the ClusterScale `kubernetes` input for the pipeline's identity. */
 export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Promise<{ route: Record<string, unknown>; kubeconfig: string }> {
     const api = plane.admin;
-    await api.must("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } });
-    const ns = `/api/v1/namespaces/${NAMESPACE}`;
+    const namespace = spec.namespace ?? NAMESPACE;
+    await api.must("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
+    const ns = `/api/v1/namespaces/${namespace}`;
     await api.must("POST", `${ns}/serviceaccounts`, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "pipeline" } });
-    await setRules(plane, spec.rules ?? README_RULES);
-    await api.must("POST", `/apis/rbac.authorization.k8s.io/v1/namespaces/${NAMESPACE}/rolebindings`, {
+    await setRules(plane, spec.rules ?? README_RULES, namespace);
+    await api.must("POST", `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, {
         apiVersion: "rbac.authorization.k8s.io/v1",
         kind: "RoleBinding",
         metadata: { name: "cluster-layout" },
         roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "cluster-layout" },
-        subjects: [{ kind: "ServiceAccount", name: "pipeline", namespace: NAMESPACE }],
+        subjects: [{ kind: "ServiceAccount", name: "pipeline", namespace }],
     });
     await api.must("POST", `${ns}/services`, {
         apiVersion: "v1",
@@ -73,7 +76,7 @@ export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Pr
     if (spec.helm !== undefined) {
         helm(plane, spec.helm, ["install", RELEASE, CHART, "--set", `clusterSize=${spec.replicas}`]);
     } else if (!spec.byProgram)
-        await api.must("POST", `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets?fieldManager=chart-install`, {
+        await api.must("POST", `/apis/apps/v1/namespaces/${namespace}/statefulsets?fieldManager=chart-install`, {
             apiVersion: "apps/v1",
             kind: "StatefulSet",
             metadata: { name: STATEFUL_SET },
@@ -103,10 +106,10 @@ export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Pr
                 volumeClaimTemplates: [{ metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } }],
             },
         });
-    const kubeconfig = plane.kubeconfigFor(await plane.serviceAccountToken(NAMESPACE, "pipeline"));
+    const kubeconfig = plane.kubeconfigFor(await plane.serviceAccountToken(namespace, "pipeline"));
     return {
         kubeconfig,
-        route: { namespace: NAMESPACE, statefulSet: STATEFUL_SET, kubeconfig },
+        route: { namespace, statefulSet: STATEFUL_SET, kubeconfig },
     };
 }
 
@@ -138,9 +141,9 @@ export function helm(plane: ControlPlane, bin: string, args: string[], paths: st
     });
 }
 
-/** Replaces the pipeline's Role with these rules. */
-export async function setRules(plane: ControlPlane, rules: PolicyRule[]): Promise<void> {
-    const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${NAMESPACE}/roles`;
+/** Replaces the pipeline's Role in the namespace with these rules. */
+export async function setRules(plane: ControlPlane, rules: PolicyRule[], namespace: string): Promise<void> {
+    const path = `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`;
     const role = { apiVersion: "rbac.authorization.k8s.io/v1", kind: "Role", metadata: { name: "cluster-layout" }, rules };
     const existing = await plane.admin.get(`${path}/cluster-layout`);
     if (existing.status === 404) await plane.admin.must("POST", path, role);

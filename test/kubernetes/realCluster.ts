@@ -1,5 +1,6 @@
 // The one setup of the Kubernetes tier's suites: the emulator (through ClusterScaleFixture, the real provider host in
-// processes of its own) and, for each test, a real control plane with the chart's objects and the test's kubelet.
+// processes of its own), a real control plane for the file, and, for each test, a namespace of its own with the chart's
+// objects and the test's kubelet. (A control plane takes about 4 s and 5 CPU-seconds to start; a namespace, a moment.)
 import { ClusterScaleFixture, type RunOptions, type ScaleArgs } from "../provider/clusterScaleSupport";
 import { NAMESPACE, STATEFUL_SET, type WorkloadSpec, deployBrokers } from "./brokerWorkload";
 import { type ControlPlane, startControlPlane } from "./controlPlane";
@@ -8,6 +9,8 @@ import { FakeKubelet } from "./fakeKubelet";
 export interface RealCluster {
     fixture: ClusterScaleFixture;
     plane: ControlPlane;
+    /** The test's own namespace, where everything of the chart is. */
+    namespace: string;
     kubelet: FakeKubelet;
     /** The ClusterScale `kubernetes` input: the StatefulSet, the pipeline's kubeconfig. */
     route: Record<string, unknown>;
@@ -21,44 +24,49 @@ export interface RealCluster {
     waitPodsGone(...ordinals: number[]): Promise<void>;
 }
 
-const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
-
 export function useRealCluster(): { start(spec?: Partial<WorkloadSpec>): Promise<RealCluster> } {
     const fixture = new ClusterScaleFixture("process");
-    let current: { plane: ControlPlane; kubelet: FakeKubelet } | undefined;
+    let plane: ControlPlane | undefined;
+    let kubelet: FakeKubelet | undefined;
+    let namespaces = 0;
     before(() => fixture.start());
-    after(() => fixture.stop());
+    after(async () => {
+        await fixture.stop();
+        await plane?.stop();
+    });
     afterEach(async () => {
-        await current?.kubelet.stop();
-        await current?.plane.stop();
-        current = undefined;
+        await kubelet?.stop();
+        kubelet = undefined;
     });
     return {
         async start(spec: Partial<WorkloadSpec> = {}) {
             fixture.reset({ brokers: 3, partitions: 3, replicationFactor: 3 });
-            const plane = await startControlPlane();
+            const shared = (plane ??= await startControlPlane());
+            const namespace = `${NAMESPACE}-${++namespaces}`;
             const management = new URL(fixture.emulator.managementUrl);
             const gateway = new URL(fixture.emulator.gatewayUrl);
-            const kubelet = new FakeKubelet(plane, NAMESPACE, fixture.emulator.control, {
+            const testKubelet = new FakeKubelet(shared, namespace, fixture.emulator.control, {
                 ports: {
                     management: { host: management.hostname, port: Number(management.port) },
                     gateway: { host: gateway.hostname, port: Number(gateway.port) },
                 },
             });
-            current = { plane, kubelet };
-            const { route } = await deployBrokers(plane, { replicas: 3, ...spec });
-            await kubelet.start();
+            kubelet = testKubelet;
+            const { route } = await deployBrokers(shared, { replicas: 3, ...spec, namespace });
+            await testKubelet.start();
+            const sts = `/apis/apps/v1/namespaces/${namespace}/statefulsets/${STATEFUL_SET}`;
             const cluster: RealCluster = {
                 fixture,
-                plane,
-                kubelet,
+                plane: shared,
+                namespace,
+                kubelet: testKubelet,
                 route,
                 run: (command, args, options = {}) =>
                     fixture.run(command, args, { ...options, config: { "platform:gatewayUrl": fixture.emulator.gatewayUrl, ...options.config } }),
-                replicas: async () => ((await plane.admin.must("GET", `${STS}/scale`)).spec as { replicas: number }).replicas,
+                replicas: async () => ((await shared.admin.must("GET", `${sts}/scale`)).spec as { replicas: number }).replicas,
                 names: async (kind) =>
                     (
-                        (await plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/${kind}`)).items as {
+                        (await shared.admin.must("GET", `/api/v1/namespaces/${namespace}/${kind}`)).items as {
                             metadata: { name: string; deletionTimestamp?: string };
                         }[]
                     )
@@ -67,16 +75,16 @@ export function useRealCluster(): { start(spec?: Partial<WorkloadSpec>): Promise
                         .sort(),
                 waitReady: async (count) => {
                     for (let i = 0; i < 300; i++) {
-                        const status = (await plane.admin.must("GET", STS)).status as { readyReplicas?: number };
+                        const status = (await shared.admin.must("GET", sts)).status as { readyReplicas?: number };
                         if ((status.readyReplicas ?? 0) >= count) return;
                         await new Promise((resolve) => setTimeout(resolve, 100));
                     }
-                    throw new Error(`the StatefulSet never had ${count} ready pods:\n${plane.logs()}`);
+                    throw new Error(`the StatefulSet never had ${count} ready pods:\n${shared.logs()}`);
                 },
                 waitPodsGone: async (...ordinals) => {
                     const gone = (names: string[]) => ordinals.every((ordinal) => !names.includes(`${STATEFUL_SET}-${ordinal}`));
                     for (let i = 0; i < 300; i++) {
-                        const pods = ((await plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/pods`)).items as { metadata: { name: string } }[]).map(
+                        const pods = ((await shared.admin.must("GET", `/api/v1/namespaces/${namespace}/pods`)).items as { metadata: { name: string } }[]).map(
                             (pod) => pod.metadata.name,
                         );
                         if (gone(pods)) return;

@@ -5,11 +5,10 @@
 // its URL, as from inside the cluster (a real API server refuses its dry runs on the service proxy).
 import assert from "node:assert/strict";
 import { mutating, printed, requestLine, succeeded } from "../provider/clusterScaleSupport";
-import { NAMESPACE, STATEFUL_SET } from "./brokerWorkload";
+import { STATEFUL_SET } from "./brokerWorkload";
 import { ScaleInterloper } from "./scaleInterloper";
 import { useRealCluster } from "./realCluster";
 
-const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
 const claims = (...ordinals: number[]) => ordinals.map((ordinal) => `data-camunda-zeebe-${ordinal}`);
 const pods = (...ordinals: number[]) => ordinals.map((ordinal) => `camunda-zeebe-${ordinal}`);
 
@@ -38,9 +37,11 @@ describe("ClusterScale against a real Kubernetes control plane: scaling and clai
         const interloper = new ScaleInterloper(cluster.plane);
         await interloper.start();
         try {
-            const kubeconfig = interloper.kubeconfigFor(await cluster.plane.serviceAccountToken(NAMESPACE, "pipeline"));
+            const kubeconfig = interloper.kubeconfigFor(await cluster.plane.serviceAccountToken(cluster.namespace, "pipeline"));
             interloper.beforeNextScaleAnswer(async () => {
-                await cluster.plane.admin.must("PATCH", `${STS}/scale`, { spec: { replicas: 4 } });
+                await cluster.plane.admin.must("PATCH", `/apis/apps/v1/namespaces/${cluster.namespace}/statefulsets/${STATEFUL_SET}/scale`, {
+                    spec: { replicas: 4 },
+                });
             });
             const up = await cluster.run("up", { brokerCount: 5, kubernetes: { ...cluster.route, kubeconfig } });
             succeeded(up);
@@ -63,7 +64,7 @@ describe("ClusterScale against a real Kubernetes control plane: scaling and clai
     it('volumesOfRemovedBrokers "delete" (whenScaled: Retain): exactly the removed brokers\' claims go, finished by the PVC protection controller; a claim of an ordinal never run (7) stays', async () => {
         const cluster = await real.start({ replicas: 5 });
         succeeded(await cluster.run("up", { brokerCount: 5, kubernetes: cluster.route }));
-        await cluster.plane.admin.must("POST", `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`, {
+        await cluster.plane.admin.must("POST", `/api/v1/namespaces/${cluster.namespace}/persistentvolumeclaims`, {
             apiVersion: "v1",
             kind: "PersistentVolumeClaim",
             metadata: { name: "data-camunda-zeebe-7" },

@@ -3,7 +3,7 @@
 // management API through the real service proxy (whose refusal of dry runs made the route what it is now).
 import assert from "node:assert/strict";
 import { failed, mutating, succeeded } from "../provider/clusterScaleSupport";
-import { NAMESPACE, PORTS, README_RULES, SERVICE, setRules } from "./brokerWorkload";
+import { PORTS, README_RULES, SERVICE, setRules } from "./brokerWorkload";
 import { useRealCluster } from "./realCluster";
 import { until } from "../reliability/support";
 
@@ -36,7 +36,7 @@ describe("ClusterScale against a real Kubernetes control plane: bad days", funct
 
     it("a quota that prevents the new pod: the up fails within timeoutSeconds saying the pod was not created; no layout change is sent", async () => {
         const cluster = await real.start();
-        await cluster.plane.admin.must("POST", `/api/v1/namespaces/${NAMESPACE}/resourcequotas`, {
+        await cluster.plane.admin.must("POST", `/api/v1/namespaces/${cluster.namespace}/resourcequotas`, {
             apiVersion: "v1",
             kind: "ResourceQuota",
             metadata: { name: "pods" },
@@ -44,7 +44,7 @@ describe("ClusterScale against a real Kubernetes control plane: bad days", funct
         });
         // Admission enforces a quota once the quota controller has counted what it covers.
         await until(async () => {
-            const quota = await cluster.plane.admin.must("GET", `/api/v1/namespaces/${NAMESPACE}/resourcequotas/pods`);
+            const quota = await cluster.plane.admin.must("GET", `/api/v1/namespaces/${cluster.namespace}/resourcequotas/pods`);
             return (quota.status as { used?: Record<string, string> } | undefined)?.used?.pods === "3" || undefined;
         });
         const up = await cluster.run("up", { brokerCount: 4, timeoutSeconds: 5, kubernetes: cluster.route });
@@ -69,6 +69,7 @@ describe("ClusterScale against a real Kubernetes control plane: bad days", funct
             await setRules(
                 cluster.plane,
                 README_RULES.filter((_, other) => other !== index),
+                cluster.namespace,
             );
             const run = await cluster.run("up", { brokerCount: 3, kubernetes: route });
             const refusal = failed(run);
@@ -80,26 +81,33 @@ describe("ClusterScale against a real Kubernetes control plane: bad days", funct
             assert.match(refusal, new RegExp(`the kubeconfig's user needs .*\\b${rule.resources[0]}\\b`));
             assert.deepEqual(mutating(run.requests), [], "a layout change was sent although a step before it was refused");
         }
-        await setRules(cluster.plane, README_RULES);
+        await setRules(cluster.plane, README_RULES, cluster.namespace);
         succeeded(await cluster.run("up", { brokerCount: 3, kubernetes: route }));
         assert.deepEqual(await cluster.names("persistentvolumeclaims"), ["data-camunda-zeebe-0", "data-camunda-zeebe-1", "data-camunda-zeebe-2"]);
     });
 
     it("through the real service proxy reads pass and the dry run is refused by the API server itself; the preview names the way out", async () => {
         const cluster = await real.start();
-        const token = await cluster.plane.serviceAccountToken(NAMESPACE, "pipeline");
-        await setRules(cluster.plane, [
-            ...README_RULES,
-            {
-                apiGroups: [""],
-                resources: ["services/proxy"],
-                resourceNames: [`${SERVICE}:${PORTS.management}`, `${SERVICE}:${PORTS.gateway}`],
-                verbs: ["get", "create", "patch"],
-            },
-        ]);
-        const read = await cluster.plane.admin.request("GET", `/api/v1/namespaces/${NAMESPACE}/services/${SERVICE}:${PORTS.management}/proxy/actuator/cluster`);
+        const token = await cluster.plane.serviceAccountToken(cluster.namespace, "pipeline");
+        await setRules(
+            cluster.plane,
+            [
+                ...README_RULES,
+                {
+                    apiGroups: [""],
+                    resources: ["services/proxy"],
+                    resourceNames: [`${SERVICE}:${PORTS.management}`, `${SERVICE}:${PORTS.gateway}`],
+                    verbs: ["get", "create", "patch"],
+                },
+            ],
+            cluster.namespace,
+        );
+        const read = await cluster.plane.admin.request(
+            "GET",
+            `/api/v1/namespaces/${cluster.namespace}/services/${SERVICE}:${PORTS.management}/proxy/actuator/cluster`,
+        );
         assert.equal(read.status, 200, JSON.stringify(read.body));
-        const proxyRoute = { namespace: NAMESPACE, service: SERVICE, kubeconfig: cluster.plane.kubeconfigFor(token) };
+        const proxyRoute = { namespace: cluster.namespace, service: SERVICE, kubeconfig: cluster.plane.kubeconfigFor(token) };
         const preview = await cluster.run(
             "preview",
             { brokerCount: 4, kubernetes: proxyRoute },
