@@ -74,7 +74,7 @@ export async function deployBrokers(plane: ControlPlane, spec: WorkloadSpec): Pr
         },
     });
     if (spec.helm !== undefined) {
-        helm(plane, spec.helm, ["install", RELEASE, CHART, "--set", `clusterSize=${spec.replicas}`]);
+        helm(plane, namespace, spec.helm, ["install", RELEASE, CHART, "--set", `clusterSize=${spec.replicas}`]);
     } else if (!spec.byProgram)
         await api.must("POST", `/apis/apps/v1/namespaces/${namespace}/statefulsets?fieldManager=chart-install`, {
             apiVersion: "apps/v1",
@@ -125,8 +125,8 @@ export function helmBin(version: string): string {
 }
 
 /** Runs helm with the admin's kubeconfig in the namespace (`paths` first on its PATH); returns what it printed. */
-export function helm(plane: ControlPlane, bin: string, args: string[], paths: string[] = []): string {
-    return execFileSync(bin, [...args, "--namespace", NAMESPACE, "--kubeconfig", plane.adminKubeconfigFile], {
+export function helm(plane: ControlPlane, namespace: string, bin: string, args: string[], paths: string[] = []): string {
+    return execFileSync(bin, [...args, "--namespace", namespace, "--kubeconfig", plane.adminKubeconfigFile], {
         encoding: "utf8",
         env: {
             // What a post-renderer runs (kubectl) sees the same cluster.

@@ -12,16 +12,15 @@ import { failed, printed, succeeded } from "../provider/clusterScaleSupport";
 import { toolDir } from "../tools/toolsDir";
 import { HELM_VERSION } from "../tools/helm";
 import { KUBERNETES_VERSION } from "../tools/kubernetes";
-import { CHART, NAMESPACE, RELEASE, STATEFUL_SET, helm, helmBin } from "./brokerWorkload";
+import { CHART, RELEASE, STATEFUL_SET, helm, helmBin } from "./brokerWorkload";
 import { type RealCluster, useRealCluster } from "./realCluster";
 
-const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
 const OTHER_MANAGER = "spec.replicas is also written by helm";
 const KEEP_REPLICAS = path.resolve(__dirname, "..", "..", "examples", "helm-keep-replicas", "keep-live-replicas.sh");
 
 /** The field managers that own spec.replicas, with the subresource they wrote it through. */
 async function replicaOwners(cluster: RealCluster): Promise<string[]> {
-    const sts = await cluster.plane.admin.must("GET", STS);
+    const sts = await cluster.plane.admin.must("GET", `/apis/apps/v1/namespaces/${cluster.namespace}/statefulsets/${STATEFUL_SET}`);
     const fields = (sts.metadata as { managedFields: { manager: string; subresource?: string; fieldsV1?: { "f:spec"?: Record<string, unknown> } }[] })
         .managedFields;
     return fields
@@ -36,8 +35,9 @@ describe(`ClusterScale and Helm ${HELM_VERSION} on a real control plane`, functi
     it("the README's post-renderer keeps ClusterScale's count through helm upgrades, growing and shrinking; without it even an unchanged upgrade writes the chart's count back, and dropping replicas sets 1", async () => {
         const cluster = await real.start({ helm: helmBin(HELM_VERSION) });
         const kubectl = path.join(toolDir("kubectl", `v${KUBERNETES_VERSION}`), "bin");
-        const keep = ["--post-renderer", KEEP_REPLICAS, "--post-renderer-args", NAMESPACE, "--post-renderer-args", STATEFUL_SET];
-        const upgrade = (...args: string[]) => helm(cluster.plane, helmBin(HELM_VERSION), ["upgrade", RELEASE, CHART, "--reuse-values", ...args], [kubectl]);
+        const keep = ["--post-renderer", KEEP_REPLICAS, "--post-renderer-args", cluster.namespace, "--post-renderer-args", STATEFUL_SET];
+        const upgrade = (...args: string[]) =>
+            helm(cluster.plane, cluster.namespace, helmBin(HELM_VERSION), ["upgrade", RELEASE, CHART, "--reuse-values", ...args], [kubectl]);
 
         const preview = await cluster.run("preview", { brokerCount: 5, kubernetes: cluster.route });
         assert.ok(printed(preview, OTHER_MANAGER), preview.result.stdout);
@@ -58,7 +58,7 @@ describe(`ClusterScale and Helm ${HELM_VERSION} on a real control plane`, functi
         }
         assert.equal(cluster.kubelet.lost.length, 0, "a broker was stopped while it held replicas");
         // The chart's own count is untouched: the release's values still say 3.
-        assert.match(helm(cluster.plane, helmBin(HELM_VERSION), ["get", "values", RELEASE, "--all"]), /clusterSize: 3/);
+        assert.match(helm(cluster.plane, cluster.namespace, helmBin(HELM_VERSION), ["get", "values", RELEASE, "--all"]), /clusterSize: 3/);
 
         upgrade();
         assert.equal(await cluster.replicas(), 3, "helm upgrade with unchanged values kept ClusterScale's count");

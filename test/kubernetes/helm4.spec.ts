@@ -9,10 +9,9 @@ import { printed, succeeded } from "../provider/clusterScaleSupport";
 import { toolDir } from "../tools/toolsDir";
 import { HELM4_VERSION } from "../tools/helm";
 import { KUBERNETES_VERSION } from "../tools/kubernetes";
-import { CHART, NAMESPACE, RELEASE, STATEFUL_SET, helm, helmBin } from "./brokerWorkload";
+import { CHART, RELEASE, STATEFUL_SET, helm, helmBin } from "./brokerWorkload";
 import { useRealCluster } from "./realCluster";
 
-const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
 const RECIPE = path.resolve(__dirname, "..", "..", "examples", "helm-keep-replicas");
 
 describe(`ClusterScale and Helm ${HELM4_VERSION} on a real control plane`, function () {
@@ -22,11 +21,11 @@ describe(`ClusterScale and Helm ${HELM4_VERSION} on a real control plane`, funct
     it("after ClusterScale changed the count, helm upgrade fails with an apply conflict and keeps it; the README's post-renderer as a Helm 4 plugin keeps it through upgrades, growing and shrinking; --server-side=false writes the chart's count back", async () => {
         const cluster = await real.start({ helm: helmBin(HELM4_VERSION) });
         const kubectl = path.join(toolDir("kubectl", `v${KUBERNETES_VERSION}`), "bin");
-        const run = (...args: string[]) => helm(cluster.plane, helmBin(HELM4_VERSION), args, [kubectl]);
+        const run = (...args: string[]) => helm(cluster.plane, cluster.namespace, helmBin(HELM4_VERSION), args, [kubectl]);
         const upgrade = (...args: string[]) => run("upgrade", RELEASE, CHART, "--reuse-values", ...args);
         const owners = async () =>
             (
-                (await cluster.plane.admin.must("GET", STS)).metadata as {
+                (await cluster.plane.admin.must("GET", `/apis/apps/v1/namespaces/${cluster.namespace}/statefulsets/${STATEFUL_SET}`)).metadata as {
                     managedFields: { manager: string; subresource?: string; fieldsV1?: { "f:spec"?: Record<string, unknown> } }[];
                 }
             ).managedFields
@@ -47,7 +46,7 @@ describe(`ClusterScale and Helm ${HELM4_VERSION} on a real control plane`, funct
         assert.equal(await cluster.replicas(), 5, "the failed upgrade changed the count");
 
         run("plugin", "install", RECIPE);
-        const keep = ["--post-renderer", "keep-live-replicas", "--post-renderer-args", NAMESPACE, "--post-renderer-args", STATEFUL_SET];
+        const keep = ["--post-renderer", "keep-live-replicas", "--post-renderer-args", cluster.namespace, "--post-renderer-args", STATEFUL_SET];
         for (const brokerCount of [5, 4]) {
             succeeded(await cluster.run("up", { brokerCount, kubernetes: cluster.route }));
             upgrade(...keep);
