@@ -1,11 +1,11 @@
 // Loaded by processPreload.js in every Node process a test run starts: V8's compiled code of each CommonJS file is kept
 // on disk, keyed by the file's content and the Node version, and handed back to V8 the next time a process loads the
-// file. A run starts several hundred Node processes (dynamic-provider hosts the
-// Pulumi CLI starts, programs, the test engine's processes); each loads @pulumi/pulumi, and compiling it is about 40% of
-// a host's CPU. On Node 22 and later Node's own compile cache does this; on Node 20 Module.prototype._compile is
-// replaced for JavaScript files only: the tests' TypeScript (transpiled with inline source maps), a file with a dynamic
-// import, or one with a syntax CommonJS cannot hold (an ES module, which Node then loads its own way) goes to Node's
-// compile untouched. (A cached file's external source map is not read: its stack frames name its JavaScript lines.)
+// file. A run starts several hundred Node processes (dynamic-provider hosts the Pulumi CLI starts, programs, the test
+// engine's processes); each loads @pulumi/pulumi, and compiling it is about 40% of a host's CPU. On Node 22 and later
+// Node's own compile cache does this; on Node 20 Module.prototype._compile is replaced for JavaScript files only: the
+// tests' TypeScript (transpiled with inline source maps), a file with a dynamic import, or one with a syntax CommonJS
+// cannot hold (an ES module, which Node then loads its own way) goes to Node's compile untouched. (A cached file's
+// external source map is not read: its stack frames name its JavaScript lines.)
 "use strict";
 const crypto = require("crypto");
 const fs = require("fs");
