@@ -31,6 +31,7 @@ export type { Replay, RetryNotice } from "./http/request";
 export { DEFAULT_CHANGE_TIMEOUT_MS, waitForChange } from "./cluster/changeWaiter";
 export { TIME_LIMITS } from "./timeLimits";
 export type { ChangeOutcome, WaitForChangeOptions } from "./cluster/changeWaiter";
+export type { ChangeRead, RunningChange } from "./cluster/changeRead";
 export { ClusterClient, DEFAULT_BASE_PATH } from "./cluster/clusterClient";
 export type { ClusterClientOptions, ClusterPatch, LayoutPlan, PatchClusterOptions, ScaleBrokersOptions } from "./cluster/clusterClient";
 export { describeLayoutRequest, layoutRefusal, layoutRequest, sameLayoutRequest } from "./cluster/layoutRequest";

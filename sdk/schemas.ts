@@ -231,6 +231,23 @@ export const pendingChangeSchema = z.object({
     pending: listOf(operationSchema),
 });
 
+/**
+ * GET {basePath} as a wait reads it while its change runs (see ClusterClient.readChange): the change records, and of the
+ * running change only the completion stamps as sent and the pending operations left undecoded. A large change's answer
+ * holds thousands of operations and is read every few hundred milliseconds: decoding it whole on every poll was most of
+ * a waiting host's CPU and filled its old heap with the copies.
+ */
+export const changeProgressSchema = z.object({
+    lastChange: optionalOf(changeRecordSchema),
+    pendingChange: optionalOf(
+        z.object({
+            id: id(),
+            completed: listOf(z.object({ completedAt: z.string().nullish() })),
+            pending: listOf(z.unknown()),
+        }),
+    ),
+});
+
 /** GET {basePath} and the body of a successful cancel. */
 export const clusterStateSchema = z.object({
     version: z.number().int(),

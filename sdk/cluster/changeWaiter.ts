@@ -19,6 +19,7 @@ import {
     ServerError,
 } from "../errors";
 import { exponentialDelay, isTransientError, sleep } from "../http/request";
+import type { ChangeRead, RunningChange } from "./changeRead";
 import { PollPacer } from "./pollPacer";
 import { ChangeRecord, ClusterState, GatewayTopology, Operation } from "../schemas";
 import { TIME_LIMITS } from "../timeLimits";
@@ -27,7 +28,7 @@ export interface WaitForChangeOptions {
     /** The id returned by the 202 (changeId). Must be >= 1: do not wait for an empty plan. */
     changeId: number;
     /** The management API to poll (a ClusterClient). Its URL and base path, when present, key the learned pace. */
-    cluster: { getCluster(options?: CallOptions): Promise<ClusterState>; readonly managementUrl?: string; readonly basePath?: string };
+    cluster: { readChange(changeId: number, options?: CallOptions): Promise<ChangeRead>; readonly managementUrl?: string; readonly basePath?: string };
     /**
      * When given, completion is also confirmed by the gateway's lastCompletedChangeId >= changeId, at best effort:
      * the management API's completed record is authoritative, so a gateway that cannot confirm within
@@ -76,7 +77,7 @@ export interface ChangeOutcome {
 
 export const DEFAULT_CHANGE_TIMEOUT_MS = TIME_LIMITS.changeMs;
 
-type Verdict = { kind: "running" } | { kind: "ended"; record: ChangeRecord } | { kind: "superseded"; latestChangeId: number } | { kind: "not-visible" };
+type Verdict = { kind: "ended"; record: ChangeRecord } | { kind: "superseded"; latestChangeId: number } | { kind: "not-visible" };
 
 /** Resolves when the change is COMPLETED; rejects with a ChangeError subclass, AbortedError, or a non-transient API error. */
 export async function waitForChange(options: WaitForChangeOptions): Promise<ChangeOutcome> {
@@ -127,21 +128,22 @@ class ChangeWait {
     async run(): Promise<ChangeOutcome> {
         for (;;) {
             const sentAt = Date.now();
-            const state = await this.attempt(() => {
+            const read = await this.attempt(() => {
                 this.clusterPolls++;
-                return this.options.cluster.getCluster(this.callOptions());
+                return this.options.cluster.readChange(this.changeId, this.callOptions());
             });
-            if (state === undefined) {
+            if (read === undefined) {
                 this.pacer.observeNothing(sentAt);
                 await this.pause(this.errorDelay());
                 continue;
             }
-            const verdict = classify(state, this.changeId);
+            if ("running" in read) {
+                this.onRunning(read.running, sentAt, Date.now());
+                await this.pause(this.pacer.nextDelay(Date.now()));
+                continue;
+            }
+            const verdict = classify(read.cluster, this.changeId);
             switch (verdict.kind) {
-                case "running":
-                    this.onRunning(state, sentAt, Date.now());
-                    await this.pause(this.pacer.nextDelay(Date.now()));
-                    break;
                 case "not-visible":
                     this.pacer.observeNothing(sentAt);
                     await this.pause(this.pacer.nextDelay(Date.now()));
@@ -152,26 +154,16 @@ class ChangeWait {
                         { changeId: this.changeId, progress: this.progress, latestChangeId: verdict.latestChangeId },
                     );
                 case "ended":
-                    return this.onEnded(verdict.record, state);
+                    return this.onEnded(verdict.record, read.cluster);
             }
         }
     }
 
-    private onRunning(state: ClusterState, sentAt: number, receivedAt: number): void {
-        const pending = state.pendingChange;
-        if (pending === undefined) return;
-        this.pacer.observe({
-            sentAt,
-            receivedAt,
-            completedAt: pending.completed.map((operation) => operation.completedAt.epochMs),
-            pendingCount: pending.pending.length,
-        });
-        const progress: ChangeProgress = {
-            changeId: this.changeId,
-            completed: pending.completed.length,
-            total: pending.completed.length + pending.pending.length,
-        };
-        if (pending.pending.length > 0) progress.current = summarize(pending.pending[0]);
+    private onRunning(change: RunningChange, sentAt: number, receivedAt: number): void {
+        this.pacer.observe({ sentAt, receivedAt, completedAt: change.completedAt, pendingCount: change.pendingCount });
+        const completed = change.completedAt.length;
+        const progress: ChangeProgress = { changeId: this.changeId, completed, total: completed + change.pendingCount };
+        if (change.current !== undefined) progress.current = summarize(change.current);
         this.report(progress);
     }
 
@@ -320,10 +312,10 @@ class ChangeWait {
 /** Typical operation duration per cluster, learned by earlier waits of this process. */
 const learnedPaces = new Map<string, number>();
 
+/** A state read while the change is not the one running (see changeRead.ts). */
 function classify(state: ClusterState, changeId: number): Verdict {
     const pending = state.pendingChange;
     const last = state.lastChange;
-    if (pending?.id === changeId) return { kind: "running" };
     if (last?.id === changeId) return { kind: "ended", record: last };
     const latest = Math.max(pending?.id ?? -1, last?.id ?? -1);
     if (latest > changeId) return { kind: "superseded", latestChangeId: latest };

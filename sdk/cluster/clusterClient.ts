@@ -7,6 +7,7 @@ import { ConflictError, InvalidRequestError, PlatformError } from "../errors";
 import { DEFAULT_TIMEOUT_MS, DecodeResult, HttpMethod, HttpRequest, QueryValue, decodeJsonBody, errorFromResponse, joinUrl } from "../http/request";
 import { ClusterState, ChangePlan, clusterStateSchema, decoder, changePlanSchema } from "../schemas";
 import type { ConnectionSettings } from "../http/transport";
+import { type ChangeRead, changeReadDecoder } from "./changeRead";
 import { type ClusterPatch, type Layout, type LayoutRequest, type LiveLayout, layoutRequest } from "./layoutRequest";
 
 export const DEFAULT_BASE_PATH = "/actuator/cluster";
@@ -66,6 +67,11 @@ export class ClusterClient {
     /** GET {basePath}: brokers, the last change and the pending one. */
     getCluster(options: CallOptions = {}): Promise<ClusterState> {
         return requestJsonWithAuth(this.request("GET", "", options), this.auth, decoder("cluster state", clusterStateSchema));
+    }
+
+    /** GET {basePath} for a wait on change `changeId`: its progress while it runs, else the whole cluster state (see changeRead.ts). */
+    readChange(changeId: number, options: CallOptions = {}): Promise<ChangeRead> {
+        return requestJsonWithAuth(this.request("GET", "", options), this.auth, changeReadDecoder(changeId));
     }
 
     /**

@@ -101,9 +101,12 @@ async function measureChange(emulator: BenchEmulator, change: ChangeCase, fixedI
     const acceptedAt = Date.now();
     const timeoutMs = change.operations * change.opMs * 5 + 30_000;
     const clusterUrl = `${client.managementUrl}${client.basePath}`;
-    const sdk = waitForChange({ changeId: plan.changeId, cluster: { getCluster: (options) => client.getCluster(options) }, acceptedAt, timeoutMs }).then(
-        (outcome) => ({ returnedAt: Date.now(), outcome }),
-    );
+    const sdk = waitForChange({
+        changeId: plan.changeId,
+        cluster: { readChange: (changeId, options) => client.readChange(changeId, options) },
+        acceptedAt,
+        timeoutMs,
+    }).then((outcome) => ({ returnedAt: Date.now(), outcome }));
     const fixed = fixedIntervalsMs.map((intervalMs) =>
         pollAtFixedInterval({ clusterUrl, changeId: plan.changeId, intervalMs, tag: fixedPoller(intervalMs), timeoutMs }),
     );

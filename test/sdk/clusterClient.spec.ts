@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../emulator";
 import { ClusterClient } from "../../sdk/cluster/clusterClient";
-import { ConflictError, InvalidRequestError, ServerError, UnexpectedStatusError } from "../../sdk/errors";
+import { ConflictError, InvalidRequestError, ResponseFormatError, ServerError, UnexpectedStatusError } from "../../sdk/errors";
 import { GatewayClient } from "../../sdk/cluster/gatewayClient";
 import { TokenClient } from "../../sdk/auth/tokenClient";
 import { DEMO, rejection, requestsTo, startBrokers, useEmulator } from "./support";
@@ -37,6 +37,66 @@ describe("sdk cluster client", () => {
         assert.equal(state.brokers[0].lastUpdatedAt.epochMs, null, "never-updated brokers carry the sentinel");
         assert.equal(state.lastChange, undefined);
         assert.equal(state.pendingChange, undefined);
+    });
+
+    describe("readChange", () => {
+        // One answer, given twice through fault injection: readChange's light reading against getCluster's whole one.
+        const running = (pending: unknown[]) => ({
+            version: 4,
+            brokers: [{ id: 0, state: "ACTIVE", version: 4, lastUpdatedAt: "2026-12-04T05:00:00Z", partitions: [] }],
+            lastChange: { id: 6, status: "COMPLETED", startedAt: "2026-12-04T04:00:00Z", completedAt: "2026-12-04T04:10:00Z" },
+            pendingChange: {
+                id: 7,
+                status: "IN_PROGRESS",
+                completed: [
+                    { operation: "BROKER_ADD", brokerId: 3, completedAt: "2026-12-04T05:00:01.250Z" },
+                    { operation: "PARTITION_JOIN", brokerId: 3, partitionId: 1, priority: 2, completedAt: "2026-12-04 05:00:02+01:00" },
+                    { operation: "PARTITION_JOIN", brokerId: 3, partitionId: 2, completedAt: null },
+                    { operation: "PARTITION_JOIN", brokerId: 3, partitionId: 3 },
+                    { operation: "PARTITION_LEAVE", brokerId: 0, partitionId: 3, completedAt: "-999999999-01-01T00:00:00+18:00" },
+                ],
+                pending,
+            },
+        });
+        const answerTwice = (body: unknown) =>
+            emulator().control.addFault({ interface: "management", method: "GET", count: 2, status: 200, body: JSON.stringify(body) });
+
+        it("while the change runs: its completion stamps, pending count and running operation, as getCluster reads them", async () => {
+            answerTwice(
+                running([
+                    { operation: "PARTITION_LEAVE", brokerId: 0, partitionId: 4, brokers: [] },
+                    { operation: "BROKER_REMOVE", brokerId: 0 },
+                ]),
+            );
+            const read = await cluster().readChange(7);
+            const state = await cluster().getCluster();
+            assert.ok("running" in read, "change 7 is the one running");
+            const pending = state.pendingChange!;
+            assert.deepEqual(
+                read.running.completedAt,
+                pending.completed.map((operation) => operation.completedAt.epochMs),
+            );
+            assert.deepEqual(read.running.completedAt.slice(0, 2), [Date.parse("2026-12-04T05:00:01.250Z"), Date.parse("2026-12-04T04:00:02Z")]);
+            assert.equal(read.running.pendingCount, pending.pending.length);
+            assert.deepEqual(read.running.current, pending.pending[0]);
+        });
+
+        it("once the change is not the one running: the whole cluster state, as getCluster reads it", async () => {
+            answerTwice(running([]));
+            const read = await cluster().readChange(6);
+            const state = await cluster().getCluster();
+            assert.ok("cluster" in read, "change 6 has ended");
+            assert.deepEqual(read.cluster, state);
+        });
+
+        it("an answer the light reading cannot take is read whole: its error names the field, as getCluster's does", async () => {
+            answerTwice(running([{ brokerId: 0, partitionId: 4 }]));
+            const error = await rejection(cluster().readChange(7));
+            const whole = await rejection(cluster().getCluster());
+            assert.ok(error instanceof ResponseFormatError);
+            assert.match(error.problem, /pendingChange\.pending\[0\]\.operation: /);
+            assert.equal(error.problem, (whole as ResponseFormatError).problem);
+        });
     });
 
     describe("scaleBrokers", () => {
