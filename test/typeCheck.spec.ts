@@ -4,8 +4,11 @@ import * as assert from "assert";
 import { execFile } from "child_process";
 import * as path from "path";
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS file of the preloads, which run before TypeScript can
+const { TEST_CACHE } = require("./support/testCache.js") as { TEST_CACHE: string };
+
 const REPOSITORY = path.resolve(__dirname, "..");
-const BUILD_INFO = path.join(REPOSITORY, "node_modules", ".cache", "pulumi-platform-tests", "typecheck.tsbuildinfo");
+const BUILD_INFO = path.join(TEST_CACHE, "typecheck.tsbuildinfo");
 
 describe("the project", function () {
     this.timeout(300_000);

@@ -13,7 +13,9 @@ const Module = require("module");
 const path = require("path");
 const vm = require("vm");
 
-const STORE = path.join(__dirname, "..", "..", "node_modules", ".cache", "pulumi-platform-tests", "v8", `${process.version}-${process.arch}`);
+const { TEST_CACHE } = require("./testCache.js");
+
+const STORE = path.join(TEST_CACHE, "v8", `${process.version}-${process.arch}`);
 
 function keepCompiledCode() {
     if (typeof Module.enableCompileCache === "function") {

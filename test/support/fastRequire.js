@@ -9,7 +9,7 @@ const fs = require("fs");
 const path = require("path");
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const CACHE = path.join(ROOT, "node_modules", ".cache", "pulumi-platform-tests");
+const { TEST_CACHE: CACHE } = require("./testCache.js");
 const TRANSPILED = path.join(CACHE, "transpiled");
 const TSCONFIG = path.join(ROOT, "tsconfig.json");
 const TSCONFIG_TEXT = fs.readFileSync(TSCONFIG, "utf8");
