@@ -80,7 +80,10 @@ function http2Servers(): { on(event: "stream", listener: (stream: unknown, heade
 
 function stdinIsPipe(): boolean {
     try {
-        const stat = fs.fstatSync(0);
+        // BigInt stats: Node 20's realpathSync reads the type of the last plain stat of the process, and a pipe's made it
+        // stop resolving links early, so every entry module required after this loaded again through the link's path: a
+        // second copy of the package's modules (token cache, shared reads, cluster claims) in the host.
+        const stat = fs.fstatSync(0, { bigint: true });
         return stat.isFIFO() || stat.isSocket();
     } catch {
         return false;
