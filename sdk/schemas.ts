@@ -158,10 +158,15 @@ function compiledAtFirstUse<T extends z.ZodType>(schema: T) {
     return z.lazy(() => z.compile(schema));
 }
 
+/** A timestamp as sent (absent, null or text) in epoch milliseconds: null when absent or not recognised. */
+export function epochMsOf(raw: string | null | undefined): number | null {
+    return raw === undefined || raw === null ? null : parseTimestamp(raw);
+}
+
 export const timestampSchema = z
     .string()
     .nullish()
-    .transform((raw): Timestamp => ({ raw: raw ?? null, epochMs: raw === undefined || raw === null ? null : parseTimestamp(raw) }));
+    .transform((raw): Timestamp => ({ raw: raw ?? null, epochMs: epochMsOf(raw) }));
 
 // ---------------------------------------------------------------------------------------------------
 // Token issuer

@@ -4,7 +4,7 @@
 // an answer that fails the light reading is decoded whole, whose error names the field.
 
 import type { DecodeResult } from "../http/request";
-import { ClusterState, Operation, changeProgressSchema, clusterStateSchema, decoder, operationSchema, parseTimestamp } from "../schemas";
+import { ClusterState, Operation, changeProgressSchema, clusterStateSchema, decoder, epochMsOf, operationSchema } from "../schemas";
 
 export type ChangeRead = { running: RunningChange } | { cluster: ClusterState };
 
@@ -26,7 +26,7 @@ export function changeReadDecoder(changeId: number): (data: unknown) => DecodeRe
         const pending = progress.success ? progress.data.pendingChange : undefined;
         const current = pending !== undefined && pending.pending.length > 0 ? operationSchema.safeParse(pending.pending[0]) : undefined;
         if (pending?.id === changeId && current?.success !== false) {
-            const completedAt = pending.completed.map(({ completedAt: raw }) => (raw === undefined || raw === null ? null : parseTimestamp(raw)));
+            const completedAt = pending.completed.map((operation) => epochMsOf(operation.completedAt));
             return { ok: true, value: { running: { completedAt, pendingCount: pending.pending.length, current: current?.data } } };
         }
         const whole = decodeClusterState(data);
