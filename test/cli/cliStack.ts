@@ -70,6 +70,8 @@ export class CliStack {
     private readonly bin: string;
     private env: NodeJS.ProcessEnv;
     private server?: Promise<ProgramServer>;
+    /** Plain config values set but not yet saved to the stack's config file (see setConfig). */
+    private pendingConfig: Record<string, string> = {};
     private serverPid?: number;
 
     private constructor(
@@ -133,12 +135,24 @@ export class CliStack {
         return stack;
     }
 
-    /** `pulumi config set-all` of these values (one CLI run, however many). */
+    /**
+     * Config for the commands from now on. Plain values go with the next command that runs the program, as its
+     * `--config` (the CLI saves them to the stack's config file before it runs, as `config set` would): one CLI run, not
+     * two, each of which derives the passphrase's key. Secrets, and plain values a command of another kind would need
+     * first, are written by `pulumi config set-all` (one CLI run, however many values).
+     */
     async setConfig(config: Record<string, string>, secrets: Record<string, string> = {}): Promise<void> {
+        Object.assign(this.pendingConfig, config);
+        if (Object.keys(secrets).length > 0) await this.saveConfig(secrets);
+    }
+
+    private async saveConfig(secrets: Record<string, string> = {}): Promise<void> {
+        for (const key of Object.keys(secrets)) delete this.pendingConfig[key];
         const pairs = [
-            ...Object.entries(config).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]),
+            ...Object.entries(this.pendingConfig).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]),
             ...Object.entries(secrets).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
         ];
+        this.pendingConfig = {};
         if (pairs.length > 0) await this.expect(["config", "set-all", ...pairs]);
     }
 
@@ -148,7 +162,8 @@ export class CliStack {
     }
 
     /** The stack's config file as it is now, and a way to put it back. */
-    keepConfig(): () => void {
+    async keepConfig(): Promise<() => void> {
+        await this.saveConfig();
         const file = path.join(this.programDir, `Pulumi.${this.stack}.yaml`);
         const text = fs.readFileSync(file, "utf8");
         return () => fs.writeFileSync(file, text);
@@ -226,6 +241,12 @@ export class CliStack {
         const [command] = args;
         const env = { ...this.env, ...options.env };
         const extra = ["--stack", this.stack, "--non-interactive"];
+        if (RUNS_PROGRAM.has(command)) {
+            extra.push(...Object.entries(this.pendingConfig).flatMap(([key, value]) => ["--config", `${key}=${value}`]));
+            this.pendingConfig = {};
+        } else if (command !== "config" && !(command === "stack" && args[1] === "init")) {
+            await this.saveConfig();
+        }
         const eventLog = path.join(this.workDir, "events", `${Date.now()}-${command}.json`);
         const runner = this.runner;
         if (RUNS_PROGRAM.has(command) && runner === "host") {

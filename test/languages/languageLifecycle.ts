@@ -141,7 +141,7 @@ export function describeLanguage(language: Language): void {
 
                 // The refusals, before anything is sent.
                 for (const refusal of spec.refusals) {
-                    const restore = stack.keepConfig();
+                    const restore = await stack.keepConfig();
                     await stack.setConfig(refusal.config);
                     emulator().control.clearRequests();
                     failedWith(await stack.preview(), refusal.says);
@@ -152,7 +152,7 @@ export function describeLanguage(language: Language): void {
                     restore();
                 }
                 for (const shown of spec.previews ?? []) {
-                    const restore = stack.keepConfig();
+                    const restore = await stack.keepConfig();
                     await stack.setConfig(shown.config);
                     const preview = await stack.preview();
                     succeeded(preview);

@@ -1,5 +1,5 @@
-// Loaded with codeCache.js by every Node process a test run starts (see processPreload.js): packages that
-// @pulumi/pulumi requires whenever it is loaded, but uses only for some calls, are loaded when it first uses them.
+// Loaded with codeCache.js by every Node process a test run starts (see processPreload.js): packages (and the
+// Automation API) that @pulumi/pulumi requires whenever it is loaded, but uses only for some calls, are loaded when it first uses them.
 // A dynamic-provider host never does: under the real CLI a host took 1.5 CPU-seconds with them and 1.0 without, and a
 // run starts several hundred hosts. What @pulumi/pulumi is handed meanwhile stands in for the package: each use of it goes to the package, loaded
 // then.
@@ -16,10 +16,12 @@ const DEFERRED = new Set([
     // The Automation API runs the CLI with it.
     "execa",
 ]);
+/** The Automation API, which @pulumi/pulumi's index loads (a host or a program does not use it). */
+const AUTOMATION = "./automation";
 
 const nodeLoad = Module._load;
 Module._load = function loadLazily(request, parent, isMain) {
-    if (!DEFERRED.has(request) || !parent?.filename?.includes(PULUMI)) return nodeLoad.apply(this, arguments);
+    if (!deferred(request, parent?.filename)) return nodeLoad.apply(this, arguments);
     let filename;
     try {
         filename = Module._resolveFilename(request, parent, isMain);
@@ -29,6 +31,11 @@ Module._load = function loadLazily(request, parent, isMain) {
     if (Module._cache[filename] !== undefined) return nodeLoad.apply(this, arguments);
     return standIn(() => nodeLoad.call(this, request, parent, isMain));
 };
+
+function deferred(request, from) {
+    if (!from?.includes(PULUMI)) return false;
+    return DEFERRED.has(request) || (request === AUTOMATION && from.endsWith(`${PULUMI}index.js`));
+}
 
 /**
  * Answers every question by loading the package, but two, which it answers as an importer's interop helpers
