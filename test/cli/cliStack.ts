@@ -11,6 +11,7 @@ import * as path from "path";
 import * as readline from "readline";
 import { pulumiBin } from "./pulumiBin";
 import { type ProcessEntry, processesWith } from "../support/processTable";
+import { savedState } from "./savedState";
 import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
@@ -189,6 +190,11 @@ export class CliStack {
     async exportState(showSecrets = false): Promise<StackExport> {
         const result = await this.expect(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]);
         return JSON.parse(result.stdout) as StackExport;
+    }
+
+    /** What `pulumi stack export --show-secrets` prints, read from the backend's file without a CLI run (savedState.ts). */
+    savedState(): StackExport {
+        return savedState(path.join(this.workDir, "backend"), this.stack, this.env.PULUMI_CONFIG_PASSPHRASE ?? PASSPHRASE);
     }
 
     /** `pulumi stack output --json`. */

@@ -307,6 +307,8 @@ async function runScenario(steps: Step[]): Promise<void> {
                 assert.ok(ours.text.includes(words), `${where}: test/engine does not say ${JSON.stringify(words)}:\n${ours.text}`);
             }
         }
+        // The states compared above were read from the backend's file: they are what the CLI exports.
+        assert.deepEqual(await cli.state(), await cli.exportedState(), "the state read from the backend's file is not what stack export --show-secrets prints");
     } finally {
         await Promise.all([engine.stop(), cli.stop()]);
     }

@@ -74,8 +74,13 @@ export class ItemsUnderCli {
         };
     }
 
-    /** The state as the backend holds it now (a run may still be under way). */
-    async state(): Promise<StackState> {
+    /** The state as the backend holds it now (a run may still be under way), read from its file. */
+    state(): Promise<StackState> {
+        return Promise.resolve(stackStateOf(this.stack!.savedState()));
+    }
+
+    /** The state as `pulumi stack export --show-secrets` prints it. */
+    async exportedState(): Promise<StackState> {
         return stackStateOf(await this.stack!.exportState(true));
     }
 }

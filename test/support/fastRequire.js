@@ -31,7 +31,8 @@ function transpile(source, fileName) {
 
 function javaScriptOf(fileName) {
     const source = fs.readFileSync(fileName, "utf8");
-    const key = crypto.createHash("sha256").update(SALT).update(fileName).update(source).digest("hex");
+    // Its JavaScript names the file by its base name only: a program copied into each test's own folder is one entry.
+    const key = crypto.createHash("sha256").update(SALT).update(path.basename(fileName)).update(source).digest("hex");
     const cached = path.join(TRANSPILED, `${key}.js`);
     try {
         return fs.readFileSync(cached, "utf8");
