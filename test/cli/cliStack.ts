@@ -11,7 +11,7 @@ import * as path from "path";
 import * as readline from "readline";
 import { pulumiBin } from "./pulumiBin";
 import { type ProcessEntry, processesWith } from "../support/processTable";
-import { savedState } from "./savedState";
+import { savedDeployment, savedState, stackOutputsOf } from "./savedState";
 import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
@@ -195,6 +195,11 @@ export class CliStack {
     /** What `pulumi stack export --show-secrets` prints, read from the backend's file without a CLI run (savedState.ts). */
     savedState(): StackExport {
         return savedState(path.join(this.workDir, "backend"), this.stack, this.env.PULUMI_CONFIG_PASSPHRASE ?? PASSPHRASE);
+    }
+
+    /** What `pulumi stack output --json` prints, read from the backend's file without a CLI run. */
+    savedOutputs(): Record<string, unknown> {
+        return stackOutputsOf(savedDeployment(path.join(this.workDir, "backend"), this.stack).deployment);
     }
 
     /** `pulumi stack output --json`. */

@@ -12,23 +12,31 @@ import type { StackExport } from "./cliStack";
 const KDF_ROUNDS = 1_000_000;
 const TAG_BYTES = 16;
 
+type SavedDeployment = StackExport["deployment"] & { secrets_providers?: { type: string; state?: { salt?: string } } };
+
 interface Checkpoint {
     version: number;
-    checkpoint: { latest?: StackExport["deployment"] & { secrets_providers?: { type: string; state?: { salt?: string } } } };
+    checkpoint: { latest?: SavedDeployment };
 }
 
 /** Keys by salt: a stack's key is derived once. */
 const keys = new Map<string, Buffer>();
 
-export function savedState(backendDir: string, stack: string, passphrase: string): StackExport {
+/** The deployment as the file holds it, its secrets encrypted (as `stack export` prints it). */
+export function savedDeployment(backendDir: string, stack: string): StackExport {
     const checkpoint = JSON.parse(fs.readFileSync(checkpointFile(backendDir, stack), "utf8")) as Checkpoint;
-    const deployment = checkpoint.checkpoint.latest ?? {};
-    const provider = deployment.secrets_providers;
-    if (provider === undefined) return { version: checkpoint.version, deployment };
+    return { version: checkpoint.version, deployment: checkpoint.checkpoint.latest ?? {} };
+}
+
+/** The deployment with its secrets decrypted (as `stack export --show-secrets` prints it). */
+export function savedState(backendDir: string, stack: string, passphrase: string): StackExport {
+    const { version, deployment } = savedDeployment(backendDir, stack);
+    const provider = (deployment as SavedDeployment).secrets_providers;
+    if (provider === undefined) return { version, deployment };
     if (provider.type !== "passphrase" || provider.state?.salt === undefined)
         throw new Error(`secrets provider ${provider.type}: only a passphrase's can be read`);
     const key = keyOf(provider.state.salt, passphrase);
-    return { version: checkpoint.version, deployment: decrypted(deployment, key) as StackExport["deployment"] };
+    return { version, deployment: decrypted(deployment, key) as StackExport["deployment"] };
 }
 
 function checkpointFile(backendDir: string, stack: string): string {
@@ -67,4 +75,17 @@ function decrypted(value: unknown, key: Buffer): unknown {
         return { [SECRET_SIG_KEY]: SECRET_SIG, plaintext: decrypt(value.ciphertext, key) };
     }
     return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, decrypted(entry, key)]));
+}
+
+/** The root stack resource's outputs in a deployment, each secret as `stack output --json` shows it: `[secret]`. */
+export function stackOutputsOf(deployment: StackExport["deployment"]): Record<string, unknown> {
+    const stack = (deployment.resources ?? []).find((resource) => resource.type === "pulumi:pulumi:Stack");
+    return Object.fromEntries(Object.entries(stack?.outputs ?? {}).map(([name, value]) => [name, hidden(value)]));
+}
+
+function hidden(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(hidden);
+    if (!isObject(value)) return value;
+    if (value[SECRET_SIG_KEY] === SECRET_SIG) return "[secret]";
+    return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, hidden(entry)]));
 }

@@ -60,7 +60,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                 succeeded(resumed);
                 assert.equal(accepted(), changesBefore + 1, "not exactly one layout change for this step");
                 assert.equal(replicas(), to);
-                assert.equal(((await stack.outputs()).brokers as string[]).length, to);
+                assert.equal((stack.savedOutputs().brokers as string[]).length, to);
                 assert.deepEqual(pods.workloads.lost, [], "a broker was stopped while it held replicas");
                 return run;
             }
@@ -133,7 +133,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                         if (!interrupted) printed(resumed, "pending operations from previous deployment");
                         const accepted = emulator().control.state() as { acceptedChanges: number };
                         assert.equal(accepted.acceptedChanges, 1, "a second layout change was accepted");
-                        assert.equal((await stack.outputs()).partitionCount, 8);
+                        assert.equal(stack.savedOutputs().partitionCount, 8);
                         succeeded(await stack.preview("--expect-no-changes"));
                     } finally {
                         stack.dispose();
@@ -172,7 +172,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                         emulator().control.setHostedClusterStatus(made.id, "Healthy");
                         succeeded(await stack.up());
                         assert.equal(emulator().control.hostedClusters().length, 1, "a second cluster was made");
-                        assert.equal((await stack.outputs()).clusterId, made.id);
+                        assert.equal(stack.savedOutputs().clusterId, made.id);
                     } finally {
                         stack.dispose();
                     }
@@ -215,7 +215,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                     }
                     succeeded(await stack.up());
                     assert.equal(clients().length, 1, "not exactly one client");
-                    assert.equal((await stack.outputs()).clientId, clients()[0].clientId);
+                    assert.equal(stack.savedOutputs().clientId, clients()[0].clientId);
                 } finally {
                     stack.dispose();
                 }
