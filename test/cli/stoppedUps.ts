@@ -2,7 +2,8 @@
 // work; then the next up converges: one layout change per step, no second cluster, no second client. A killed CLI
 // leaves the stack locked on a self-managed backend (the next up refuses, naming `pulumi cancel`, which lifts it); an
 // interrupted one unlocks it itself. Each way of stopping is a spec file of its own (stoppedUps/), so that the two,
-// the longest files of the tier, run side by side.
+// the longest files of the tier, run side by side. Every up runs as the Automation API runs one, without a preview
+// pass: the Check and Diff calls such a pass makes are the update's own first calls.
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { type BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
@@ -56,7 +57,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                 await stack.setConfig({ brokerCount: String(to) });
                 const run = await stoppedUp(stack, stop, at, served);
                 afterStop();
-                const resumed = await stack.up();
+                const resumed = await stack.up("--skip-preview");
                 succeeded(resumed);
                 assert.equal(accepted(), changesBefore + 1, "not exactly one layout change for this step");
                 assert.equal(replicas(), to);
@@ -128,7 +129,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                                 ["creating"],
                             );
                         if (refreshBetween) succeeded(await stack.refresh());
-                        const resumed = await stack.up();
+                        const resumed = await stack.up("--skip-preview");
                         succeeded(resumed);
                         if (!interrupted) printed(resumed, "pending operations from previous deployment");
                         const accepted = emulator().control.state() as { acceptedChanges: number };
@@ -163,14 +164,14 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                         if (interrupted) {
                             printed(run, `the run was cancelled while cluster ${made.id} was Creating; it stays in the stack`);
                         } else {
-                            const again = await stack.up();
+                            const again = await stack.up("--skip-preview");
                             assert.notEqual(again.exitCode, 0);
                             printed(again, `to bring it under this stack set existingClusterId: "${made.id}"`);
                             assert.equal(emulator().control.hostedClusters().length, 1, "a second cluster was made");
                             await stack.setConfig({ existingClusterId: made.id });
                         }
                         emulator().control.setHostedClusterStatus(made.id, "Healthy");
-                        succeeded(await stack.up());
+                        succeeded(await stack.up("--skip-preview"));
                         assert.equal(emulator().control.hostedClusters().length, 1, "a second cluster was made");
                         assert.equal(stack.savedOutputs().clusterId, made.id);
                     } finally {
@@ -207,13 +208,13 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                     emulator().control.setHostedClusterStatus(clusterId, null);
                     assert.equal(clients().length, 1);
                     if (!interrupted) {
-                        const again = await stack.up();
+                        const again = await stack.up("--skip-preview");
                         assert.notEqual(again.exitCode, 0);
                         printed(again, "set replaceExisting: true");
                         assert.equal(clients().length, 1, "a second client was made");
                         await stack.setConfig({ replaceExisting: "true" });
                     }
-                    succeeded(await stack.up());
+                    succeeded(await stack.up("--skip-preview"));
                     assert.equal(clients().length, 1, "not exactly one client");
                     assert.equal(stack.savedOutputs().clientId, clients()[0].clientId);
                 } finally {
