@@ -6,7 +6,7 @@
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { SECRET_SIG, SECRET_SIG_KEY, isObject } from "../engine/propertyValues";
+import { type PropertyValue, SECRET_SIG, SECRET_SIG_KEY, isObject, isSecret, maskSecrets } from "../engine/propertyValues";
 import type { StackExport } from "./cliStack";
 
 const KDF_ROUNDS = 1_000_000;
@@ -71,7 +71,7 @@ function decrypt(ciphertext: string, key: Buffer): string {
 function decrypted(value: unknown, key: Buffer): unknown {
     if (Array.isArray(value)) return value.map((entry) => decrypted(entry, key));
     if (!isObject(value)) return value;
-    if (value[SECRET_SIG_KEY] === SECRET_SIG && typeof value.ciphertext === "string") {
+    if (isSecret(value) && typeof value.ciphertext === "string") {
         return { [SECRET_SIG_KEY]: SECRET_SIG, plaintext: decrypt(value.ciphertext, key) };
     }
     return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, decrypted(entry, key)]));
@@ -80,12 +80,5 @@ function decrypted(value: unknown, key: Buffer): unknown {
 /** The root stack resource's outputs in a deployment, each secret as `stack output --json` shows it: `[secret]`. */
 export function stackOutputsOf(deployment: StackExport["deployment"]): Record<string, unknown> {
     const stack = (deployment.resources ?? []).find((resource) => resource.type === "pulumi:pulumi:Stack");
-    return Object.fromEntries(Object.entries(stack?.outputs ?? {}).map(([name, value]) => [name, hidden(value)]));
-}
-
-function hidden(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map(hidden);
-    if (!isObject(value)) return value;
-    if (value[SECRET_SIG_KEY] === SECRET_SIG) return "[secret]";
-    return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, hidden(entry)]));
+    return Object.fromEntries(Object.entries(stack?.outputs ?? {}).map(([name, value]) => [name, maskSecrets(value as PropertyValue)]));
 }

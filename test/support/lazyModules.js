@@ -1,8 +1,8 @@
 // Loaded with codeCache.js by every Node process a test run starts (see processPreload.js): packages (and the
-// Automation API) that @pulumi/pulumi requires whenever it is loaded, but uses only for some calls, are loaded when it first uses them.
-// A dynamic-provider host never does: under the real CLI a host took 1.5 CPU-seconds with them and 1.0 without, and a
-// run starts several hundred hosts. What @pulumi/pulumi is handed meanwhile stands in for the package: each use of it goes to the package, loaded
-// then.
+// Automation API) that @pulumi/pulumi requires whenever it is loaded, but uses only for some calls, are loaded when it
+// first uses them. A dynamic-provider host never does: under the real CLI a host took 1.5 CPU-seconds with them and 1.0
+// without, and a run starts several hundred hosts. What @pulumi/pulumi is handed meanwhile stands in for the package:
+// each use of it goes to the package, loaded then.
 "use strict";
 const Module = require("module");
 
