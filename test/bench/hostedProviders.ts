@@ -9,7 +9,7 @@ import { adminClientShim } from "../../provider/adminClient/resource";
 import { clusterScaleProvider } from "../../provider/clusterScale/provider";
 import { clusterScaleShim } from "../../provider/clusterScale/resource";
 import { BENCH_PROJECT, HostedProvider } from "./coldStart";
-import { trivialProvider } from "./trivialProvider";
+import { oneReadProvider, trivialProvider } from "./trivialProvider";
 
 async function serialize(provider: object): Promise<string> {
     return (await runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
@@ -32,6 +32,18 @@ export async function trivialHosted(): Promise<HostedProvider> {
         serialized: await serialize(trivialProvider),
         config: {},
         inputs: { value: 1 },
+    };
+}
+
+/** The trivial provider that reads `url` once with Node's fetch in its Check. */
+export async function oneReadHosted(url: string): Promise<HostedProvider> {
+    return {
+        key: "oneRead",
+        name: "trivial provider reading one URL",
+        type: "pulumi-nodejs:dynamic:Resource",
+        serialized: await serialize(oneReadProvider),
+        config: {},
+        inputs: { url },
     };
 }
 
