@@ -1,6 +1,7 @@
 // 6. State size and host memory: what one ClusterScale keeps in the stack's state (checked inputs plus outputs,
 // both holding the serialized provider) after the demo's change and after a large one, and the provider host's peak
-// resident memory while it waits for the large change. Driven through the real dynamic-provider host.
+// resident memory while it waits for the large change, beside two floors: a host that ran the trivial provider, and one
+// whose trivial provider read the cluster once with Node's fetch. Driven through the real dynamic-provider host.
 
 import { readFileSync } from "fs";
 import * as path from "path";
@@ -116,7 +117,7 @@ export async function benchState(emulator: BenchEmulator, options: StateOptions 
     ];
     const floor = await checkedHostPeakRssMB(await trivialHosted());
     if (floor !== undefined) figures.push(figure("state", "trivialHostPeakRssMB", "peak RSS of a host that ran the trivial provider", round(floor, 1), "MB"));
-    // The cluster is the large change's by now: the one read gets the answer the waits got.
+    // The emulator's cluster is the large change's result by now (48 brokers): the one read is of that size.
     const oneRead = await checkedHostPeakRssMB(await oneReadHosted(`${emulator.urls.managementUrl}/actuator/cluster`));
     if (oneRead !== undefined) {
         const label = "peak RSS of a host whose trivial provider read the cluster once with Node's fetch";
