@@ -7,10 +7,10 @@ import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import { type PropertyValue, SECRET_SIG, SECRET_SIG_KEY, isObject, isSecret, maskSecrets } from "../engine/propertyValues";
+import { openSealed } from "../engine/secretsCrypter";
 import type { StackExport } from "./cliStack";
 
 const KDF_ROUNDS = 1_000_000;
-const TAG_BYTES = 16;
 
 type SavedDeployment = StackExport["deployment"] & { secrets_providers?: { type: string; state?: { salt?: string } } };
 
@@ -61,10 +61,7 @@ function keyOf(salt: string, passphrase: string): Buffer {
 function decrypt(ciphertext: string, key: Buffer): string {
     const [version, nonce, sealed] = ciphertext.split(":");
     if (version !== "v1" || nonce === undefined || sealed === undefined) throw new Error("a secret not in the v1 form");
-    const bytes = Buffer.from(sealed, "base64");
-    const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
-    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString("utf8");
+    return openSealed(key, nonce, sealed);
 }
 
 /** Each `{sig, ciphertext}` as the CLI shows it with --show-secrets: `{sig, plaintext}`. */

@@ -8,6 +8,7 @@ import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from "crypt
  */
 const COSTS: Record<string, number> = { v1: 16384, v2: 1024 };
 const VERSION = "v2";
+const TAG_BYTES = 16;
 
 /** Derived keys by passphrase, salt and cost: the in-process engine stands for many CLI runs, each of which derives it once. */
 const keys = new Map<string, Buffer>();
@@ -32,11 +33,8 @@ export class SecretsCrypter {
     decrypt(ciphertext: string): string {
         const [version, iv, body] = ciphertext.split(":");
         if (COSTS[version] === undefined || !iv || !body) throw new Error("unrecognized secret ciphertext in the state file");
-        const bytes = Buffer.from(body, "base64");
-        const decipher = createDecipheriv("aes-256-gcm", this.key(version), Buffer.from(iv, "base64"));
-        decipher.setAuthTag(bytes.subarray(bytes.length - 16));
         try {
-            return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
+            return openSealed(this.key(version), iv, body);
         } catch {
             throw new Error("cannot decrypt the secrets in the state file: incorrect PULUMI_CONFIG_PASSPHRASE");
         }
@@ -48,4 +46,12 @@ export class SecretsCrypter {
         if (key === undefined) keys.set(id, (key = scryptSync(this.passphrase, Buffer.from(this.salt, "base64"), 32, { N: COSTS[version] })));
         return key;
     }
+}
+
+/** AES-256-GCM: the text sealed in `sealed` (the ciphertext, then its 16-byte tag) under `key` and `nonce`, both base64. */
+export function openSealed(key: Buffer, nonce: string, sealed: string): string {
+    const bytes = Buffer.from(sealed, "base64");
+    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
+    decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString("utf8");
 }
