@@ -162,12 +162,15 @@ export class CliStack {
         this.env = { ...this.env, ...env };
     }
 
-    /** The stack's config file as it is now, and a way to put it back. */
+    /** The stack's config file as it is now, and a way to put it back (values set since and not yet saved are dropped). */
     async keepConfig(): Promise<() => void> {
         await this.saveConfig();
         const file = path.join(this.programDir, `Pulumi.${this.stack}.yaml`);
         const text = fs.readFileSync(file, "utf8");
-        return () => fs.writeFileSync(file, text);
+        return () => {
+            this.pendingConfig = {};
+            fs.writeFileSync(file, text);
+        };
     }
 
     preview(...extra: string[]): Promise<CliResult> {
