@@ -250,10 +250,8 @@ describe("OrganizationMember: bad inputs are refused at check, before any reques
     it("the import option fails as Pulumi's engine fails it for any dynamic resource; declaring the member adopts it instead", async () => {
         const imported = await run("preview", [{ ...entry("grace@example.com", ["admin"]), import: "grace@example.com" }]);
         assert.notEqual(imported.result.exitCode, 0);
-        assert.match(
-            imported.result.errors.join("\n"),
-            /OrganizationMember grace@example\.com: Preview failed: Cannot read properties of undefined \(reading 'toJavaScript'\)/,
-        );
+        // The host's words after "Preview failed:" are its release's (test/cli/imports.spec.ts); the resource and the refusal are what count.
+        assert.match(imported.result.errors.join("\n"), /OrganizationMember grace@example\.com: Preview failed: \S/);
         assert.deepEqual(imported.requests, []);
         const declared = await run("preview", [entry("grace@example.com", ["admin"])]);
         succeeded(declared);
