@@ -1,5 +1,6 @@
 // The entry of the provider plugin `platform` (plugin/PulumiPlugin.yaml runs it through the Node language host;
 // plugin/pulumi-resource-platform runs it with node directly): serves the engine's provider protocol.
+import "../../sdk/nodeSupport"; // first: an older Node is refused before anything else loads
 import * as fs from "fs";
 import * as path from "path";
 import { EngineLog, engineAddressOf } from "./engineLog";

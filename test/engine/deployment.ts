@@ -180,9 +180,9 @@ export class Deployment {
 
     /**
      * The import option, as ImportStep.Apply does it (pkg/resource/deploy/step.go), in preview and up alike: an `import`
-     * step, whose read of the resource by the given id carries no properties at all. The dynamic-provider host fails
-     * on that request before it could load a provider (it has no `__provider` anyway; pulumi/pulumi#3550, #16175), and
-     * the CLI reports `Preview failed: Cannot read properties of undefined (reading 'toJavaScript')`: a dynamic
+     * step, whose read of the resource by the given id carries no properties at all. The dynamic-provider host reads
+     * them as none and fails to load a provider (it has no `__provider`; pulumi/pulumi#3550, #16175), and the CLI
+     * reports `Preview failed: code must be a string, not undefined`: a dynamic
      * resource cannot be imported. A resource already in the state with that id keeps its state (the option is
      * ignored), as the engine does.
      */

@@ -7,7 +7,7 @@ import * as path from "path";
 import { parseArguments } from "./cli";
 import { Condemned, deletionOrder } from "./deletion";
 import { loadProject, loadStackConfig } from "./project";
-import { annotateSecrets, goString, makeSecret, markSecretOutputs, SECRET_SIG, SECRET_SIG_KEY, UNKNOWN } from "./propertyValues";
+import { annotateSecrets, goString, goStringRedacted, makeSecret, markSecretOutputs, SECRET_SIG, SECRET_SIG_KEY, UNKNOWN } from "./propertyValues";
 import { configureVariables, providerInputsFor } from "./providerHost";
 import { SecretsCrypter } from "./secretsCrypter";
 import { ResourceState, StackState, StateFile } from "./stateFile";
@@ -138,6 +138,16 @@ describe("engine: parts", function () {
             [UNKNOWN, "output<string>{}"],
         ];
         for (const [value, printed] of cases) assert.strictEqual(goString(value), printed, JSON.stringify(value));
+    });
+
+    it("prints a check failure's value as the engine's PropertyValue.RedactSecrets() does: every secret as [secret]", () => {
+        const cases: [Parameters<typeof goStringRedacted>[0], string][] = [
+            [6, "{6}"],
+            [makeSecret("s3cr3t"), "{[secret]}"],
+            [{ kubeconfig: makeSecret("token: t"), context: "ci" }, "{map[context:{ci} kubeconfig:{[secret]}]}"],
+            [[makeSecret(-7), 1], "{[{[secret]} {1}]}"],
+        ];
+        for (const [value, printed] of cases) assert.strictEqual(goStringRedacted(value), printed, JSON.stringify(value));
     });
 
     it("orders deletions dependents first and children before parents", () => {

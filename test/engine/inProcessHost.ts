@@ -91,9 +91,8 @@ export class InProcessHost implements ProviderPlugin {
 
     async read(_urn: string, id: string, properties: PropertyMap | undefined): Promise<ReadResult> {
         return this.call("Read", true, async () => {
-            // The host reads the request's properties first: a read without any fails there, as in the host's process.
-            if (properties === undefined) throw new TypeError("Cannot read properties of undefined (reading 'toJavaScript')");
-            const props = wire(properties);
+            // A read without properties (an import's) reads as none, as in the host's process; loading the provider then fails.
+            const props = wire(properties ?? {});
             const provider = await this.provider(props);
             if (!provider.read) return { id, properties: props };
             const result = await provider.read(id, props);
@@ -123,7 +122,7 @@ export class InProcessHost implements ProviderPlugin {
 
     /**
      * The serialized provider of these properties, loaded and configured once per text, as the host caches it. Without a
-     * text (an import's read) the host's require-from-string fails, and so does this.
+     * text (an import's read) the host's require-from-string fails (`code must be a string, not undefined`), and so does this.
      */
     private provider(props: Record<string, unknown>): Promise<Provider> {
         const text = props[PROVIDER_KEY] as string;

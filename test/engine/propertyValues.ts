@@ -121,6 +121,22 @@ export function goString(value: PropertyValue | undefined): string {
     return `{${goOperand(value)}}`;
 }
 
+/**
+ * A value as the engine prints it in a check failure (issueCheckFailures, pkg/resource/deploy/step_generator.go):
+ * PropertyValue.RedactSecrets(), goString with every secret, however deep, as the text `[secret]` (`{[secret]}`,
+ * `{map[kubeconfig:{[secret]}]}`). Only `--show-secrets` prints the plaintext, which this engine has no switch for.
+ */
+export function goStringRedacted(value: PropertyValue | undefined): string {
+    return goString(redacted(value));
+}
+
+function redacted(value: PropertyValue | undefined): PropertyValue | undefined {
+    if (isSecret(value)) return "[secret]";
+    if (Array.isArray(value)) return value.map((item) => redacted(item) ?? null);
+    if (isObject(value)) return mapValues(value, (item) => redacted(item) ?? null);
+    return value;
+}
+
 function goOperand(value: PropertyValue | undefined): string {
     if (value === null || value === undefined) return "<nil>";
     if (isSecret(value)) return `&{${goString(value.value)}}`;

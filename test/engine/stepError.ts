@@ -1,10 +1,10 @@
 // Failures of a resource step, worded for the operator. Check failures read as Pulumi's engine words them
 // (issueCheckFailures in pkg/resource/deploy/step_generator.go, the diagnostics 2002 and 2003 of
-// sdk/go/common/diag/errors.go), with the value in the engine's own rendering: a secret's plaintext included. Pulumi then
-// masks the stack's secret config values in what it prints; this engine does not, so that a test sees what a provider
-// let through instead of what the mask happened to hide.
+// sdk/go/common/diag/errors.go), with the value in the engine's own rendering, its secrets redacted as the CLI 3.276 does
+// without --show-secrets (3.248 printed their plaintext). Pulumi then masks the stack's secret config values in what it
+// prints; this engine does not, so that a test sees what a provider let through instead of what the mask happened to hide.
 import { CheckFailure, HostCallError } from "./dynamicHost";
-import { goString, PropertyMap } from "./propertyValues";
+import { goStringRedacted, PropertyMap } from "./propertyValues";
 import { urnName } from "./urns";
 
 /** Check returned failures: the engine reports each one and rejects the resource. */
@@ -39,7 +39,7 @@ export class StepError extends Error {
 function checkFailureLines(type: string, name: string, cause: CheckFailedError): string[] {
     return cause.failures.map(({ property, reason }) =>
         property
-            ? `${type} resource '${name}': property ${property} value ${goString(cause.inputs[property])} has a problem: ${reason}`
+            ? `${type} resource '${name}': property ${property} value ${goStringRedacted(cause.inputs[property])} has a problem: ${reason}`
             : `${type} resource '${name}' has a problem: ${reason}`,
     );
 }
