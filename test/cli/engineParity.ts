@@ -90,12 +90,12 @@ export const SCENARIOS: Record<string, Step[]> = {
         {
             command: "preview",
             items: [{ name: "adopted", size: 1, importId: "item-7" }],
-            says: ["Preview failed: Cannot read properties of undefined (reading 'toJavaScript')", "error: preview failed"],
+            says: ["Preview failed: code must be a string, not undefined", "error: preview failed"],
         },
         {
             command: "up",
             items: [{ name: "adopted", size: 1, importId: "item-7" }],
-            says: ["Preview failed: Cannot read properties of undefined (reading 'toJavaScript')"],
+            says: ["Preview failed: code must be a string, not undefined"],
         },
         { command: "up", items: [{ name: "adopted", size: 1, importId: "item-7" }], skipPreview: true },
     ],
@@ -109,7 +109,7 @@ export const SCENARIOS: Record<string, Step[]> = {
         {
             command: "preview",
             items: [{ name: "hidden", size: -7, secretSize: true }],
-            says: ["error: pulumi-nodejs:dynamic/fixture:Item resource 'hidden': property size value {&{{-7}}} has a problem: must be a non-negative number"],
+            says: ["error: pulumi-nodejs:dynamic/fixture:Item resource 'hidden': property size value {[secret]} has a problem: must be a non-negative number"],
         },
         {
             command: "preview",

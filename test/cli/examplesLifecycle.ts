@@ -1,5 +1,5 @@
 // Every example that needs no other provider plugin, through its whole life under the real `pulumi` CLI, against the
-// emulator (examples.spec.ts and examplesNewestCli.spec.ts run it under each pinned version): preview (our plan lines in the CLI's output), up, a clean
+// emulator (examples.spec.ts and examplesOlderCli.spec.ts run it under each pinned version): preview (our plan lines in the CLI's output), up, a clean
 // `preview --expect-no-changes`, `preview --diff` of a change naming what changes, refresh, destroy.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";

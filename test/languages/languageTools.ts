@@ -7,6 +7,7 @@ import * as path from "path";
 import { CliStack, type ProgramRunner } from "../cli/cliStack";
 import { pulumiBin } from "../cli/pulumiBin";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
+import { PYTHON_PULUMI_VERSION } from "../tools/python";
 import { toolDir } from "../tools/toolsDir";
 import { SCHEMA_FILE } from "../tools/writeSchema";
 import { YAML_VERSION } from "../tools/yaml";
@@ -39,7 +40,7 @@ export async function languageSetup(language: Language): Promise<LanguageSetup> 
     const env = { PATH: [PLUGIN_DIR, ...(language === "yaml" ? [built(yamlHost)] : []), pulumi, process.env.PATH ?? ""].join(path.delimiter) };
     switch (language) {
         case "python": {
-            const python = built(path.join(toolDir("python-pulumi", `v${PULUMI_SDK_MATCH}`), "bin", "python"));
+            const python = built(path.join(toolDir("python-pulumi", `v${PYTHON_PULUMI_VERSION}`), "bin", "python"));
             return {
                 runner: { command: python, args: [path.join(__dirname, "python_program_server.py")] },
                 env,

@@ -34,7 +34,7 @@ const TOOLS: Record<string, { versions: string[]; build: (version: string) => Pr
         versions: CODEGEN_VERSIONS,
         build: async (version) => {
             await pulumiTools(version);
-            await pythonTools(version);
+            await pythonTools();
             await yamlTools(YAML_VERSIONS[0]);
             return codegenTools(version);
         },

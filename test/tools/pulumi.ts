@@ -9,11 +9,11 @@ import { buildGoPrograms, moduleDir, printedVersion, progress } from "./goBuild"
 import { nonLocalReplaces } from "./goModFile";
 import { toolDir } from "./toolsDir";
 
-/** The CLI that matches the @pulumi/pulumi the package is built with (the last for Node 20). */
-export const PULUMI_SDK_MATCH = "3.248.0";
-/** The newest 3.x the module proxy serves that builds with Go 1.26: users' CLIs are usually newer than their SDK. */
-export const PULUMI_NEWEST = "3.274.1";
-export const PULUMI_VERSIONS = [PULUMI_SDK_MATCH, PULUMI_NEWEST];
+/** The CLI that matches the @pulumi/pulumi the package is built with (the newest release of both). */
+export const PULUMI_SDK_MATCH = "3.276.0";
+/** An older CLI, for users whose CLI lags their SDK: the last release of the Node 20 days. */
+export const PULUMI_LAGGING = "3.248.0";
+export const PULUMI_VERSIONS = [PULUMI_SDK_MATCH, PULUMI_LAGGING];
 
 const PKG = "github.com/pulumi/pulumi/pkg/v3";
 const SDK = "github.com/pulumi/pulumi/sdk/v3";

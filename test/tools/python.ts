@@ -1,4 +1,4 @@
-// A Python virtual environment holding the pulumi package (from PyPI) of the pinned CLI's version and what the
+// A Python virtual environment holding the pulumi package (from PyPI, PYTHON_PULUMI_VERSION) and what the
 // generated SDK requires besides (parver, semver; setuptools and wheel to install it): what a Python program's requirements install, for the languages
 // tier. Made with the machine's python3, reused once made.
 import { execFileSync } from "child_process";
@@ -7,7 +7,10 @@ import * as path from "path";
 import { ToolBuildError, progress } from "./goBuild";
 import { toolDir } from "./toolsDir";
 
-export async function pythonTools(version: string): Promise<string> {
+/** The pulumi package on PyPI the tier runs: the newest release there (PyPI's newest lags the npm package's). */
+export const PYTHON_PULUMI_VERSION = "3.272.0";
+
+export async function pythonTools(version: string = PYTHON_PULUMI_VERSION): Promise<string> {
     const dir = toolDir("python-pulumi", `v${version}`);
     const python = path.join(dir, "bin", "python");
     if (installedVersion(python) === version && fs.existsSync(READY(dir))) return dir;

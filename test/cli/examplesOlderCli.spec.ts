@@ -1,5 +1,5 @@
-// The examples' lifecycle (examplesLifecycle.ts) under the newest pinned CLI, as users' CLIs are usually newer than
-// their SDK (not when PLATFORM_PULUMI_CLI names one: that one is run by examples.spec.ts).
+// The examples' lifecycle (examplesLifecycle.ts) under the older pinned CLI, for users whose CLI lags their SDK (not
+// when PLATFORM_PULUMI_CLI names one: that one is run by examples.spec.ts).
 import { describeExamples } from "./examplesLifecycle";
 import { suiteVersions, mainVersion } from "./pulumiBin";
 
