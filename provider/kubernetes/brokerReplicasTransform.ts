@@ -10,21 +10,43 @@
 // same without the transform). It also marks the StatefulSet with an annotation
 // (REPLICAS_ANNOTATION), by which ClusterScale's preview knows the program leaves it the count and warns otherwise.
 //
+// A replacement of the StatefulSet (a change of what Kubernetes cannot update in place: volumeClaimTemplates, the PVC
+// size among them, serviceName, podManagementPolicy, selector) must never delete it first: deleting it stops every
+// broker at once while they hold partition replicas, and the engine's ignoreChanges would re-create it at the
+// program's old count, not the layout's (measured: test/kubernetes/statefulSetReplaced.spec.ts). So the transform makes
+// it create-before-delete (deleteBeforeReplace: false, which also overrides a provider's own request): the new
+// StatefulSet of the same name is refused by Kubernetes while the old one exists (at preview, and at up without one),
+// before anything is deleted. A program's own deleteBeforeReplace: true is refused when the resource is registered,
+// naming it (a warning logged from a transform is not shown by the CLI: measured).
+//
 // It only edits the resource's options and its own annotations: it needs no Kubernetes package to load.
 import * as pulumi from "@pulumi/pulumi";
 import { REPLICAS_ANNOTATION, REPLICAS_LEFT_TO } from "../shared/replicasAnnotation";
 
 const STATEFUL_SET_TYPE = "kubernetes:apps/v1:StatefulSet";
 
-/** `transforms: [leaveBrokerReplicasToClusterScale("camunda-zeebe")]`: ignoreChanges on that StatefulSet's spec.replicas. */
+/**
+ * `transforms: [leaveBrokerReplicasToClusterScale("camunda-zeebe")]`: ignoreChanges on that StatefulSet's spec.replicas,
+ * and never deleted before its replacement.
+ */
 export function leaveBrokerReplicasToClusterScale(statefulSet: string): pulumi.ResourceTransform {
     return (args: pulumi.ResourceTransformArgs): pulumi.ResourceTransformResult | undefined => {
         const metadata = args.props.metadata as { name?: unknown; annotations?: Record<string, unknown> } | undefined;
         if (args.type !== STATEFUL_SET_TYPE || metadata?.name !== statefulSet) return undefined;
         const annotations = { ...metadata.annotations, [REPLICAS_ANNOTATION]: REPLICAS_LEFT_TO };
+        if ((args.opts as pulumi.CustomResourceOptions).deleteBeforeReplace === true) throw new Error(deleteFirstRefused(statefulSet));
         return {
             props: { ...args.props, metadata: { ...metadata, annotations } },
-            opts: pulumi.mergeOptions(args.opts, { ignoreChanges: ["spec.replicas"] }),
+            opts: pulumi.mergeOptions(args.opts, { ignoreChanges: ["spec.replicas"], deleteBeforeReplace: false }),
         };
     };
+}
+
+function deleteFirstRefused(statefulSet: string): string {
+    return (
+        `StatefulSet ${statefulSet}: deleteBeforeReplace: true is refused (leaveBrokerReplicasToClusterScale): deleting it first would stop every ` +
+        "broker at once while they hold partition replicas, and re-create it at the chart's count instead of the layout's; remove the option. " +
+        "A change Kubernetes cannot make in place (volumeClaimTemplates, serviceName, podManagementPolicy, selector) then fails before anything " +
+        "is deleted; to give brokers more disk, expand their claims (see the README's Kubernetes recipe)"
+    );
 }

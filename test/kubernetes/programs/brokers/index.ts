@@ -21,8 +21,12 @@ const values = {
     env: config.get("env") ?? "",
     podLabel: config.get("podLabel") ?? "",
     settings: config.get("settings") ?? "first",
+    pvcSize: config.get("pvcSize") ?? "1Gi",
+    serviceName: config.get("serviceName") ?? statefulSet,
+    podManagementPolicy: config.get("podManagementPolicy") ?? "Parallel",
 };
 const transforms = config.getBoolean("transform") === false ? [] : [leaveBrokerReplicasToClusterScale(statefulSet)];
+const deleteBeforeReplace = config.getBoolean("deleteBeforeReplace");
 const apply = config.get("apply");
 const provider = new k8s.Provider("cluster", {
     kubeconfig: config.require("kubeconfig"),
@@ -30,9 +34,15 @@ const provider = new k8s.Provider("cluster", {
     ...(apply === "patchForce" ? { enablePatchForce: true } : apply === "clientSide" ? { enableServerSideApply: false } : {}),
 });
 
+/** The chart's children get the program's deleteBeforeReplace (when set) through a transform of their own. */
+function withOptions(list: pulumi.ResourceTransform[]): pulumi.ResourceTransform[] {
+    if (deleteBeforeReplace === undefined) return list;
+    return [(args) => ({ props: args.props, opts: { ...args.opts, deleteBeforeReplace } }), ...list];
+}
+
 const brokers =
     config.require("deployer") === "chart"
-        ? new k8s.helm.v4.Chart("brokers", { chart: config.require("chartPath"), namespace, values }, { provider, transforms })
+        ? new k8s.helm.v4.Chart("brokers", { chart: config.require("chartPath"), namespace, values }, { provider, transforms: withOptions(transforms) })
         : [
               new k8s.apps.v1.StatefulSet(
                   "brokers",
@@ -40,8 +50,8 @@ const brokers =
                       metadata: { name: statefulSet, namespace },
                       spec: {
                           replicas: values.clusterSize,
-                          serviceName: statefulSet,
-                          podManagementPolicy: "Parallel",
+                          serviceName: values.serviceName,
+                          podManagementPolicy: values.podManagementPolicy,
                           updateStrategy: { type: "OnDelete" },
                           selector: { matchLabels: { app: "zeebe" } },
                           template: {
@@ -62,11 +72,11 @@ const brokers =
                               },
                           },
                           volumeClaimTemplates: [
-                              { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } },
+                              { metadata: { name: "data" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: values.pvcSize } } } },
                           ],
                       },
                   },
-                  { provider, transforms },
+                  { provider, transforms, ...(deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace }) },
               ),
               new k8s.core.v1.ConfigMap("settings", { metadata: { name: "broker-settings", namespace }, data: { settings: values.settings } }, { provider }),
           ];

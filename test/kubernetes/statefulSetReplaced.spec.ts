@@ -1,0 +1,65 @@
+// The brokers' StatefulSet replaced: a change Kubernetes cannot make in place (the PVC size, serviceName,
+// podManagementPolicy) after ClusterScale 3 → 5, under the real CLI with Pulumi's Kubernetes provider plugin on a real
+// control plane (see brokersUnderCli.ts), for the test chart through k8s.helm.v4.Chart and a StatefulSet of the
+// program's own, each with leaveBrokerReplicasToClusterScale. Measured before the transform made the replacement
+// create-before-delete and refused deleteBeforeReplace: with deleteBeforeReplace: true, `up --skip-preview` deleted the
+// StatefulSet (all five brokers stopped while they held partition replicas) and re-created it with the chart's 3. The
+// promise now: the replacement is refused before anything is deleted (by preview, and by up without one), no broker
+// starts or stops, the count stays the layout's, and once the change is taken back every preview and up passes again.
+import assert from "node:assert/strict";
+import { printed } from "../cli/cliAssertions";
+import type { CliResult } from "../cli/cliStack";
+import { KUBERNETES_PROVIDER_VERSION } from "../tools/kubernetesProvider";
+import { type BrokersStack, type Deployer, step, useBrokersUnderCli } from "./brokersUnderCli";
+
+const DELETE_FIRST_REFUSED = "StatefulSet camunda-zeebe: deleteBeforeReplace: true is refused (leaveBrokerReplicasToClusterScale)";
+const KUBERNETES_REFUSES = "Forbidden: updates to statefulset spec for fields other than";
+const CHANGES: { change: Record<string, string>; back: Record<string, string> }[] = [
+    { change: { pvcSize: "2Gi" }, back: { pvcSize: "1Gi" } },
+    { change: { serviceName: "zeebe-brokers" }, back: { serviceName: "camunda-zeebe" } },
+    { change: { podManagementPolicy: "OrderedReady" }, back: { podManagementPolicy: "Parallel" } },
+];
+
+/** `command` fails; the pods are the ones before (by uid), spec.replicas the layout's 5, no broker lost. */
+async function refusedSafely(cluster: BrokersStack, what: string, command: () => Promise<CliResult>): Promise<CliResult> {
+    const before = await cluster.pods();
+    const result = await command();
+    assert.notEqual(result.exitCode, 0, `${what}: it passed:\n${result.lines.join("\n")}`);
+    assert.deepEqual(await cluster.pods(), before, `${what}: a broker pod stopped or started`);
+    assert.equal(await cluster.replicas(), 5, `${what}: spec.replicas`);
+    assert.deepEqual(cluster.kubelet.lost, [], `${what}: a broker was stopped while it held replicas`);
+    return result;
+}
+
+for (const deployer of ["chart", "statefulSet"] as const satisfies Deployer[]) {
+    const title = deployer === "chart" ? "the test chart through k8s.helm.v4.Chart" : "a k8s.apps.v1.StatefulSet of the program's own";
+
+    describe(`${title} (Pulumi's Kubernetes provider v${KUBERNETES_PROVIDER_VERSION}) replaced after ClusterScale 3 → 5`, function () {
+        this.timeout(300_000);
+        const brokers = useBrokersUnderCli();
+
+        it("the PVC size, serviceName and podManagementPolicy: each refused before anything is deleted, by preview and by up --skip-preview; taken back, all passes", async () => {
+            const cluster = await brokers.start(deployer);
+            await step(cluster, "install", {}, 3);
+            await step(cluster, "ClusterScale 3 → 5", { brokerCount: "5" }, 5);
+            for (const { change, back } of CHANGES) {
+                const what = JSON.stringify(change);
+                const preview = await refusedSafely(cluster, `${what}: preview`, () => cluster.run("preview", change));
+                printed(preview, KUBERNETES_REFUSES);
+                await refusedSafely(cluster, `${what}: up --skip-preview`, () => cluster.run("up", {}, "--skip-preview"));
+                await step(cluster, `${what} taken back`, back, 5);
+            }
+            assert.deepEqual(await cluster.replicaOwners(), ["pulumi-platform (scale)"]);
+        });
+
+        it("deleteBeforeReplace: true with the PVC size: refused by preview and by up --skip-preview, naming the option, before anything is deleted", async () => {
+            const cluster = await brokers.start(deployer);
+            await step(cluster, "install", {}, 3);
+            await step(cluster, "ClusterScale 3 → 5", { brokerCount: "5" }, 5);
+            const dangerous = { deleteBeforeReplace: "true", pvcSize: "2Gi" };
+            printed(await refusedSafely(cluster, "preview", () => cluster.run("preview", dangerous)), DELETE_FIRST_REFUSED);
+            printed(await refusedSafely(cluster, "up --skip-preview", () => cluster.run("up", {}, "--skip-preview")), DELETE_FIRST_REFUSED);
+            await step(cluster, "the option and the size taken back", { deleteBeforeReplace: "false", pvcSize: "1Gi" }, 5);
+        });
+    });
+}
