@@ -61,6 +61,11 @@ export interface ClusterScaleOutputs extends ClusterScaleSettings {
      * resource removed; refresh keeps it, so an up killed before it deleted them leaves them owed to the next one.
      */
     statefulSetReplicas?: number;
+    /**
+     * With kubernetes.statefulSet: the uid of the StatefulSet the last up followed. Another uid under the same name is
+     * a StatefulSet deleted and created again since, whose count is its creator's, not the layout's.
+     */
+    statefulSetUid?: string;
     /** The kubernetes route, kept for refresh (a secret in the state: it may hold a kubeconfig). Absent when the program gave none. */
     kubernetes?: KubernetesRouteInput;
 }

@@ -119,8 +119,12 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         let workloadPending = false;
         const showRollout = async (plan: ChangePlan) => {
             if (statefulSet === undefined) return;
-            const volumes = { delete: inputs.kubernetes?.volumesOfRemovedBrokers === "delete", recordedReplicas: olds.statefulSetReplicas };
-            workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, volumes)).pending;
+            const recorded = {
+                delete: inputs.kubernetes?.volumesOfRemovedBrokers === "delete",
+                recordedReplicas: olds.statefulSetReplicas,
+                recordedUid: olds.statefulSetUid,
+            };
+            workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, recorded)).pending;
         };
         let stale: string[] = [];
         const decided = (cluster: ClusterView) =>
@@ -210,6 +214,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         const outputs = outputsFrom(settings, state, leftTheirLayout([recorded], state), recordedIntent(props));
         // What this resource ran is not what refresh reads: a kill before the removed brokers' claims went leaves them owed.
         if (props.statefulSetReplicas !== undefined) outputs.statefulSetReplicas = props.statefulSetReplicas;
+        if (props.statefulSetUid !== undefined) outputs.statefulSetUid = props.statefulSetUid;
         // The credentials stay among the outputs (for the next refresh), not among the read inputs: the program gives those.
         const inputs = { ...settings, partitionCount: outputs.partitionCount, replicationFactor: outputs.replicationFactor };
         return { id, props: withCredentials(outputs, props), inputs: inputs as unknown as ClusterScaleOutputs };

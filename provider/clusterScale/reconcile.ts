@@ -70,6 +70,8 @@ interface Progress {
     seen?: { view: StatefulSetView; pods: PodView[] };
     /** The most pods of the StatefulSet this resource ran (see removedOrdinals.ts): recorded by the last up, raised by what this one saw. */
     ranReplicas: number;
+    /** The uid of the StatefulSet this run last saw, recorded with ranReplicas. */
+    statefulSetUid?: string;
 }
 
 type Act = Progress | { done: ClusterScaleOutputs };
@@ -91,7 +93,13 @@ export async function reconcile(
     // The change an earlier run left in flight (a partial failure keeps its id): waiting for it is resuming it.
     const earlier = olds?.lastChange?.status === "IN_PROGRESS" ? recorded : undefined;
     const withRanReplicas = (outputs: ClusterScaleOutputs, progress: Progress): ClusterScaleOutputs =>
-        statefulSet === undefined ? outputs : { ...outputs, statefulSetReplicas: progress.ranReplicas };
+        statefulSet === undefined
+            ? outputs
+            : {
+                  ...outputs,
+                  statefulSetReplicas: progress.ranReplicas,
+                  ...(progress.statefulSetUid !== undefined ? { statefulSetUid: progress.statefulSetUid } : {}),
+              };
     const fail = (outputs: ClusterScaleOutputs, reason: string, progress: Progress): never => {
         throw partialFailure(id, { ...withRanReplicas(outputs, progress), __provider: provider }, `${subject(name)}: ${reason}`);
     };
@@ -130,7 +138,9 @@ export async function reconcile(
             case "refuseOrdinals":
             case "refuseStopping":
             case "refuseOrderedStart":
-                throw new Error(`${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet!, workload!.view, step)}. Nothing was sent.`);
+                throw new Error(
+                    `${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet!, workload!.view, step, olds?.statefulSetUid)}. Nothing was sent.`,
+                );
             case "failKeepingInFlight": {
                 const inFlight = progress.inFlight!;
                 return fail(
@@ -300,6 +310,7 @@ export async function reconcile(
         unclear: [],
         intended: desired.replicationFactor ?? desired.recordedReplicationFactor,
         ranReplicas: olds?.statefulSetReplicas ?? 0,
+        ...(olds?.statefulSetUid !== undefined ? { statefulSetUid: olds.statefulSetUid } : {}),
     };
     /**
      * The run was cancelled: nothing more is sent, and what this run leaves running is recorded for the next up. A
@@ -324,7 +335,8 @@ export async function reconcile(
         try {
             const observed = await observe(progress);
             if (observed.workload !== undefined) {
-                progress = { ...progress, ranReplicas: observed.workload.ranReplicas };
+                const uid = observed.workload.view.uid ?? progress.statefulSetUid;
+                progress = { ...progress, ranReplicas: observed.workload.ranReplicas, ...(uid !== undefined ? { statefulSetUid: uid } : {}) };
                 if (!accessChecked) {
                     const plan = { needed: replicasFor(desired.brokers), ranReplicas: observed.workload.ranReplicas, deleteVolumes };
                     await refuseMissingAccess(name, statefulSet!, neededAccess(statefulSet!, observed.workload.view, plan));

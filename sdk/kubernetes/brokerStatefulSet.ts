@@ -37,6 +37,10 @@ export interface BrokerStatefulSetRef {
 export interface StatefulSetView {
     replicas: number;
     resourceVersion: string;
+    /** metadata.uid: another one is another object, though of the same name (deleted and created again). */
+    uid?: string;
+    /** metadata.creationTimestamp, as the API server gives it. */
+    createdAt?: string;
     /** The names of its volume claim templates: the claims of ordinal N are `<template>-<statefulSet>-N`. */
     claimTemplates: string[];
     /** persistentVolumeClaimRetentionPolicy.whenScaled ("Retain" unless set). */
@@ -117,6 +121,8 @@ export class BrokerStatefulSet {
         return {
             replicas: set.spec.replicas ?? 1,
             resourceVersion: set.metadata.resourceVersion ?? "",
+            ...(set.metadata.uid !== undefined ? { uid: set.metadata.uid } : {}),
+            ...(set.metadata.creationTimestamp !== undefined ? { createdAt: set.metadata.creationTimestamp } : {}),
             claimTemplates: (set.spec.volumeClaimTemplates ?? []).map((template) => template.metadata.name),
             whenScaled: set.spec.persistentVolumeClaimRetentionPolicy?.whenScaled ?? "Retain",
             podSelector: Object.entries(labels)

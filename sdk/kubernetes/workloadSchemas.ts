@@ -6,6 +6,8 @@ import { z } from "zod";
 
 const metadataSchema = z.object({
     name: z.string(),
+    uid: z.string().optional(),
+    creationTimestamp: z.string().optional(),
     resourceVersion: z.string().optional(),
     deletionTimestamp: z.string().optional(),
     labels: z.record(z.string(), z.string()).optional(),

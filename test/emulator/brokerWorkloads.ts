@@ -93,7 +93,11 @@ export class BrokerWorkloads {
     private readonly watchers = new Set<(event: WatchEvent) => void>();
     private readonly unsubscribe: () => void;
     private uidCounter = 0;
-    private readonly createdAt = Date.now();
+    /** The StatefulSet's identity: another after recreateStatefulSet. */
+    private statefulSetUid: string;
+    private createdAt = Date.now();
+    /** The StatefulSet leaves out metadata.uid and creationTimestamp (an answer the client must bear). */
+    leaveOutIdentity = false;
     private readonly firstOrdinal: number;
     /** Replicas of brokers that were stopped while they still held them. */
     readonly lost: LostReplicas[] = [];
@@ -116,6 +120,7 @@ export class BrokerWorkloads {
         readonly options: WorkloadOptions,
     ) {
         this.replicas = options.replicas;
+        this.statefulSetUid = `sts-${options.statefulSet}`;
         this.firstOrdinal = options.firstOrdinal ?? 0;
         const now = Date.now();
         for (let ordinal = this.firstOrdinal; ordinal < this.firstOrdinal + options.replicas; ordinal++) {
@@ -170,9 +175,8 @@ export class BrokerWorkloads {
             metadata: {
                 name: statefulSet,
                 namespace,
-                uid: `sts-${statefulSet}`,
+                ...(this.leaveOutIdentity ? {} : { uid: this.statefulSetUid, creationTimestamp: iso(this.createdAt) }),
                 resourceVersion: String(this.statefulSetVersion),
-                creationTimestamp: iso(this.createdAt),
                 generation: this.generation,
                 labels: { "app.kubernetes.io/component": "zeebe-broker" },
                 managedFields: managers,
@@ -207,7 +211,7 @@ export class BrokerWorkloads {
         return {
             apiVersion: "autoscaling/v1",
             kind: "Scale",
-            metadata: { name: statefulSet, namespace, uid: `sts-${statefulSet}`, resourceVersion: String(this.statefulSetVersion) },
+            metadata: { name: statefulSet, namespace, uid: this.statefulSetUid, resourceVersion: String(this.statefulSetVersion) },
             spec: { replicas: this.replicas },
             status: { replicas: this.pods.size, selector: "app.kubernetes.io/component=zeebe-broker" },
         };
@@ -236,6 +240,22 @@ export class BrokerWorkloads {
         this.emit("StatefulSet", "MODIFIED", this.statefulSet());
         this.reconcile();
         return "ok";
+    }
+
+    /**
+     * The StatefulSet deleted with --cascade=orphan (its pods keep running) and created again by `creator` at `replicas`:
+     * another uid, only the creator in managedFields, and the controller adopts the pods and stops those above the count.
+     */
+    recreateStatefulSet(replicas: number, creator: FieldManager): void {
+        this.statefulSetUid = `sts-${this.options.statefulSet}-${this.uid()}`;
+        this.createdAt = Date.now();
+        this.replicaWriters.clear();
+        this.otherReplicaManagers.splice(0, this.otherReplicaManagers.length, creator);
+        this.generation = 1;
+        this.replicas = replicas;
+        this.statefulSetVersion = this.bump();
+        this.emit("StatefulSet", "ADDED", this.statefulSet());
+        this.reconcile();
     }
 
     // ---- what happens to pods from outside (a user, a node, the application) ----

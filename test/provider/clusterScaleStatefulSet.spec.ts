@@ -314,7 +314,45 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         const stderr = failed(preview);
         assert.match(stderr, /its replicas \(3\) are below the layout's highest broker: broker 3 \(pod platform-zeebe-3\) would stop/);
+        // Who set it, as managedFields say: not a guess.
+        assert.match(stderr, /; managedFields name Helm \(field manager helm\) as writer of spec\.replicas: raise it to 4 again/);
         assert.match(stderr, /partitions that would lose replicas: broker 3: \d/);
+    });
+
+    describe("the StatefulSet deleted and created again below the layout's count", () => {
+        const creator = { manager: "pulumi-kubernetes-4f2a9c1e", operation: "Apply" } as const;
+        const RECREATED =
+            /StatefulSet platform-zeebe was deleted and created anew at \d{4}-\d\d-\d\dT[\d:.]+Z \(uid sts-platform-zeebe-\S+; the last up followed uid sts-platform-zeebe\), at the count its creator gave, not the layout's; managedFields name Pulumi's Kubernetes provider \(field manager pulumi-kubernetes-4f2a9c1e, server-side apply\) as writer of spec\.replicas: raise it to 5 again/;
+
+        it("preview and up refuse, naming the re-creation (by uid) and its creator (from managedFields); nothing sent", async () => {
+            const args = { brokerCount: 5, kubernetes: route() };
+            await fixture.run("up", args, { config: urls() }).then(succeeded);
+            assert.strictEqual(fixture.recordedOutput("statefulSetUid"), "sts-platform-zeebe");
+            pods.workloads.recreateStatefulSet(3, creator);
+            const preview = await fixture.run("preview", args, { config: urls() });
+            assert.match(failed(preview), RECREATED);
+            const up = await fixture.run("up", args, { config: urls() });
+            assert.match(failed(up), RECREATED);
+            assert.deepStrictEqual(mutating(up.requests), []);
+            assert.strictEqual(replicas(), 3);
+        });
+
+        it("without a recorded uid (a state from before 0.4) or an API server that leaves it out: only who owns spec.replicas", async () => {
+            const args = { brokerCount: 5, kubernetes: route() };
+            await fixture.run("up", args, { config: urls() }).then(succeeded);
+            pods.workloads.recreateStatefulSet(3, creator);
+            const WRITER =
+                /below the layout's highest broker: .*; managedFields name Pulumi's Kubernetes provider \(field manager pulumi-kubernetes-4f2a9c1e, server-side apply\) as writer of spec\.replicas: raise it to 5 again/;
+            pods.workloads.leaveOutIdentity = true;
+            const unnamed = failed(await fixture.run("preview", args, { config: urls() }));
+            assert.match(unnamed, WRITER);
+            assert.doesNotMatch(unnamed, /created anew/);
+            pods.workloads.leaveOutIdentity = false;
+            fixture.dropOutput("statefulSetUid");
+            const unrecorded = failed(await fixture.run("preview", args, { config: urls() }));
+            assert.match(unrecorded, WRITER);
+            assert.doesNotMatch(unrecorded, /created anew/);
+        });
     });
 
     it("preview warns when another manager (helm) also owns spec.replicas", async () => {

@@ -93,6 +93,12 @@ export class ClusterScaleFixture {
         return fs.existsSync(this.stateFile) ? fs.readFileSync(this.stateFile, "utf8") : "";
     }
 
+    /** One output of the ClusterScale as the state file records it (the resource's, not the stack's). */
+    recordedOutput(name: string): unknown {
+        const content = JSON.parse(this.stateText) as { resources: Record<string, { outputs: Record<string, unknown> }> };
+        return content.resources[URN].outputs[name];
+    }
+
     /** Removes one output of the ClusterScale from the state file, as a state written by an older version would lack it. */
     dropOutput(name: string): void {
         const content = JSON.parse(this.stateText) as { resources: Record<string, { outputs: Record<string, unknown> }> };

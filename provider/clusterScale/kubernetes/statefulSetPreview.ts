@@ -26,7 +26,8 @@ export async function previewRollout(
     statefulSet: BrokerStatefulSet,
     desired: readonly number[],
     current: readonly BrokerState[],
-    volumes: { delete: boolean; recordedReplicas?: number },
+    /** volumesOfRemovedBrokers: delete; what the last up recorded of the StatefulSet (its most pods, its uid). */
+    options: { delete: boolean; recordedReplicas?: number; recordedUid?: string },
 ): Promise<RolloutPreview> {
     const sts = statefulSet.ref.statefulSet;
     let view;
@@ -38,7 +39,7 @@ export async function previewRollout(
         // Made by the same program (a chart, a StatefulSet of its own) in the run this preview is of: up creates it
         // before ClusterScale acts, when ClusterScale depends on it.
         if (view === undefined && error instanceof PlatformError && error.status === 404) {
-            tell(name, `StatefulSet ${sts} does not exist yet: up needs it before it acts (declare ClusterScale with dependsOn on what creates it)`);
+            tell(name, options.recordedUid === undefined ? notYetCreated(sts) : goneSinceLastUp(sts, replicasFor(desired)));
             return { pending: false };
         }
         throw kubernetesFailure(name, `read StatefulSet ${sts} or its pods`, PERMISSIONS.read, error);
@@ -67,13 +68,13 @@ export async function previewRollout(
                       .filter((broker) => first.stopping.includes(broker.id))
                       .map((broker) => `broker ${broker.id}: ${partitionIds(broker) || "none"}`)
                       .join("; ")}`;
-        throw new Error(`${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet, view, first)}${losing}`);
+        throw new Error(`${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet, view, first, options.recordedUid)}${losing}`);
     }
     const needed = replicasFor(desired);
     await refuseMissingAccess(
         name,
         statefulSet,
-        neededAccess(statefulSet, view, { needed, ranReplicas: ranReplicas(volumes.recordedReplicas, view.replicas), deleteVolumes: volumes.delete }),
+        neededAccess(statefulSet, view, { needed, ranReplicas: ranReplicas(options.recordedReplicas, view.replicas), deleteVolumes: options.delete }),
     );
     const leftToUs = view.annotations[REPLICAS_ANNOTATION] === REPLICAS_LEFT_TO;
     for (const manager of view.replicaManagers.filter((other) => other !== FIELD_MANAGER)) {
@@ -104,8 +105,8 @@ export async function previewRollout(
     }
     // With "delete", the claims of the brokers this resource removes go: those of the pods that stop, and those an up
     // interrupted before it deleted them left. Never a claim of a pod it did not run.
-    const deleteVolumes = volumes.delete;
-    const owed = removedOrdinals(needed, ranReplicas(volumes.recordedReplicas, view.replicas));
+    const deleteVolumes = options.delete;
+    const owed = removedOrdinals(needed, ranReplicas(options.recordedReplicas, view.replicas));
     const claims = deleteVolumes ? await existing(statefulSet, claimsOf(statefulSet, view, owed)) : [];
     if (view.replicas > needed) {
         const removed = range(needed, view.replicas);
@@ -129,6 +130,19 @@ export async function previewRollout(
         return { pending: true };
     }
     return { pending: false };
+}
+
+function notYetCreated(sts: string): string {
+    return `StatefulSet ${sts} does not exist yet: up needs it before it acts (declare ClusterScale with dependsOn on what creates it)`;
+}
+
+/** The StatefulSet the last up followed is gone (deleted, maybe with --cascade=orphan): what creating it again does. */
+function goneSinceLastUp(sts: string, needed: number): string {
+    return (
+        `StatefulSet ${sts} no longer exists (the last up followed it): created again, it starts at the count its creator gives, ` +
+        `and adopts the running pods of its name, stopping those above that count. Create it with replicas ${needed}, the layout's ` +
+        `(the chart's clusterSize, or its own spec.replicas), or brokers holding partition replicas stop; up refuses to go on below it`
+    );
 }
 
 function claimsText(claims: readonly string[]): string {

@@ -8,6 +8,7 @@ import type { PodView } from "../../../sdk/kubernetes/podView";
 import { count, say, subject } from "../messages";
 import { messageOf } from "../../shared/messageOf";
 import type { PodFact, WorkloadFacts, WorkloadRefusal } from "../reconcileDecision";
+import { lowerCountCause } from "./replicaWriters";
 
 /** What RBAC must allow, by the step that needs it. */
 export const PERMISSIONS = {
@@ -69,10 +70,10 @@ export function workloadFacts(view: StatefulSetView, pods: readonly PodView[], c
 }
 
 /** Why a refusal step refuses, for preview and up alike. */
-export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetView, step: WorkloadRefusal): string {
+export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetView, step: WorkloadRefusal, recordedUid: string | undefined): string {
     switch (step.kind) {
         case "refuseStopping":
-            return stoppingRefusal(statefulSet, view, step.stopping);
+            return stoppingRefusal(statefulSet, view, step.stopping, recordedUid);
         case "refuseOrdinals":
             return ordinalsRefusal(statefulSet, step.start);
         case "refuseOrderedStart":
@@ -80,12 +81,12 @@ export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetVie
     }
 }
 
-/** Names the brokers whose pods the StatefulSet no longer keeps, and the partitions that would lose replicas. */
-function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSetView, stopping: readonly number[]): string {
+/** Names the brokers whose pods the StatefulSet no longer keeps, who set its count (see replicaWriters.ts), and the ways out. */
+function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSetView, stopping: readonly number[], recordedUid: string | undefined): string {
     return (
         `its replicas (${view.replicas}) are below the layout's highest broker: ${stopping.length === 1 ? "broker" : "brokers"} ${stopping.join(", ")} ` +
-        `(${podList(statefulSet, stopping)}) would stop while they hold partition replicas; someone else lowered spec.replicas ` +
-        `(a Helm upgrade writing its clusterSize back?): raise it to ${Math.max(...stopping) + 1} again, or remove those brokers from the layout first`
+        `(${podList(statefulSet, stopping)}) would stop while they hold partition replicas; ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}: ` +
+        `raise it to ${Math.max(...stopping) + 1} again, or remove those brokers from the layout first`
     );
 }
 
