@@ -11,7 +11,9 @@ import { printed } from "../cli/cliAssertions";
 import type { CliResult } from "../cli/cliStack";
 import { KUBERNETES_PROVIDER_VERSION } from "../tools/kubernetesProvider";
 import { type BrokersStack, type Deployer, step, useBrokersUnderCli } from "./brokersUnderCli";
+import { NAMESPACE, STATEFUL_SET } from "./brokerWorkload";
 
+const STS = `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets/${STATEFUL_SET}`;
 const DELETE_FIRST_REFUSED = "StatefulSet camunda-zeebe: deleteBeforeReplace: true is refused (leaveBrokerReplicasToClusterScale)";
 const KUBERNETES_REFUSES = "Forbidden: updates to statefulset spec for fields other than";
 const CHANGES: { change: Record<string, string>; back: Record<string, string> }[] = [
@@ -63,3 +65,27 @@ for (const deployer of ["chart", "statefulSet"] as const satisfies Deployer[]) {
         });
     });
 }
+
+describe(`the chart's StatefulSet deleted with --cascade=orphan and created again below the layout's count (Pulumi's Kubernetes provider v${KUBERNETES_PROVIDER_VERSION})`, function () {
+    this.timeout(300_000);
+    const brokers = useBrokersUnderCli();
+
+    it("while it is gone, preview names the count to create it with; created at the chart's 3, up's ClusterScale names the re-creation and its writer", async () => {
+        const cluster = await brokers.start("chart");
+        await step(cluster, "install", {}, 3);
+        await step(cluster, "ClusterScale 3 → 5", { brokerCount: "5" }, 5);
+        await cluster.plane.admin.must("DELETE", `${STS}?propagationPolicy=Orphan`);
+        const refreshed = await cluster.run("refresh");
+        assert.equal(refreshed.exitCode, 0, refreshed.lines.join("\n"));
+        const preview = await cluster.run("preview");
+        assert.equal(preview.exitCode, 0, preview.lines.join("\n"));
+        printed(preview, "StatefulSet camunda-zeebe no longer exists (the last up followed it)");
+        printed(preview, "Create it with replicas 5, the layout's");
+        // The user goes on without giving the chart 5: the new StatefulSet adopts the pods and stops 3 and 4.
+        const up = await cluster.run("up", {}, "--skip-preview");
+        assert.notEqual(up.exitCode, 0, up.lines.join("\n"));
+        printed(up, "StatefulSet camunda-zeebe was deleted and created anew at");
+        printed(up, "at the count its creator gave, not the layout's; managedFields name Pulumi's Kubernetes provider (field manager pulumi-kubernetes-");
+        printed(up, "server-side apply) as writer of spec.replicas: raise it to 5 again");
+    });
+});
