@@ -113,14 +113,20 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
         const kill = new AbortController();
         const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
+        // Killed once the stand-in took the write of replicas 3 (the line announcing it comes before the write, so a
+        // kill on the line could land before it).
+        const stopWatching = pods.workloads.watch("StatefulSet", undefined, (event) => {
+            if ((event.object as { spec: { replicas: number } }).spec.replicas === 3) kill.abort();
+        });
         const killed = await fixture.run("up", args, {
             config: urls(),
             // Killed in the update pass: its preview pass is not the case.
             skipPreview: true,
             signal: kill.signal,
-            onLine: (line) => line.includes("stop; the layout no longer names them") && kill.abort(),
         });
+        stopWatching();
         assert.strictEqual(killed.result.exitCode, 128 + 9, "the run was not killed");
+        assert.ok(killed.result.stdout.includes("stop; the layout no longer names them"), killed.result.stdout);
         succeeded(await fixture.run("refresh", args, { config: urls() }));
         const preview = await fixture.run("preview", args, { config: urls() });
         succeeded(preview);
