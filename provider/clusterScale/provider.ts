@@ -119,12 +119,12 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
         let workloadPending = false;
         const showRollout = async (plan: ChangePlan) => {
             if (statefulSet === undefined) return;
-            const recorded = {
+            const workload = {
                 delete: inputs.kubernetes?.volumesOfRemovedBrokers === "delete",
                 recordedReplicas: olds.statefulSetReplicas,
                 recordedUid: olds.statefulSetUid,
             };
-            workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, recorded)).pending;
+            workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, workload)).pending;
         };
         let stale: string[] = [];
         const decided = (cluster: ClusterView) =>
