@@ -1,4 +1,4 @@
 // `pulumi-platform/kubernetes`: what a program that deploys the brokers' StatefulSet needs beside ClusterScale. It
 // loads no Kubernetes package.
 import "./sdk/nodeSupport";
-export { leaveBrokerReplicasToClusterScale } from "./provider/kubernetes/brokerReplicasTransform";
+export { type BrokerStatefulSetOptions, leaveBrokerReplicasToClusterScale } from "./provider/kubernetes/brokerReplicasTransform";

@@ -39,7 +39,10 @@ const chart = new k8s.helm.v4.Chart(
             },
         },
     },
-    // The broker count belongs to ClusterScale: updating the chart never starts or stops a broker.
+    // The broker count belongs to ClusterScale: updating the chart never starts or stops a broker. A change Kubernetes
+    // cannot make in place (the PVC size, say) is refused before anything changes, naming the field: the transform
+    // reads the live StatefulSet with the Kubernetes provider's default kubeconfig (give it `{ kubeconfig }` with a
+    // provider of your own).
     { transforms: [leaveBrokerReplicasToClusterScale(brokerStatefulSet)] },
 );
 

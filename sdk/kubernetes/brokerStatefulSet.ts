@@ -43,6 +43,12 @@ export interface StatefulSetView {
     createdAt?: string;
     /** The names of its volume claim templates: the claims of ordinal N are `<template>-<statefulSet>-N`. */
     claimTemplates: string[];
+    /** The volume claim templates' specs as the API server gives them (what shapes new brokers' claims). */
+    claimTemplateSpecs: ClaimTemplateView[];
+    /** spec.serviceName, when set. */
+    serviceName?: string;
+    /** spec.selector.matchLabels. */
+    selectorLabels: Record<string, string>;
     /** persistentVolumeClaimRetentionPolicy.whenScaled ("Retain" unless set). */
     whenScaled: string;
     /** The pods' label selector (`key=value,...`). */
@@ -58,6 +64,15 @@ export interface StatefulSetView {
     podManagementPolicy: string;
     /** spec.ordinals.start: the ordinal of the first pod (0 unless set). */
     firstOrdinal: number;
+}
+
+export interface ClaimTemplateView {
+    name: string;
+    /** resources.requests.storage, as the API server gives it (a quantity: "1Gi"). */
+    storage?: string;
+    accessModes?: string[];
+    storageClassName?: string;
+    volumeMode?: string;
 }
 
 /** A request RBAC decides: a verb on a resource of the StatefulSet's namespace (`statefulsets/scale` names a subresource). */
@@ -124,6 +139,15 @@ export class BrokerStatefulSet {
             ...(set.metadata.uid !== undefined ? { uid: set.metadata.uid } : {}),
             ...(set.metadata.creationTimestamp !== undefined ? { createdAt: set.metadata.creationTimestamp } : {}),
             claimTemplates: (set.spec.volumeClaimTemplates ?? []).map((template) => template.metadata.name),
+            claimTemplateSpecs: (set.spec.volumeClaimTemplates ?? []).map(({ metadata, spec }) => ({
+                name: metadata.name,
+                ...(spec?.resources?.requests?.storage !== undefined ? { storage: spec.resources.requests.storage } : {}),
+                ...(spec?.accessModes !== undefined ? { accessModes: spec.accessModes } : {}),
+                ...(spec?.storageClassName !== undefined ? { storageClassName: spec.storageClassName } : {}),
+                ...(spec?.volumeMode !== undefined ? { volumeMode: spec.volumeMode } : {}),
+            })),
+            ...(set.spec.serviceName !== undefined ? { serviceName: set.spec.serviceName } : {}),
+            selectorLabels: labels,
             whenScaled: set.spec.persistentVolumeClaimRetentionPolicy?.whenScaled ?? "Retain",
             podSelector: Object.entries(labels)
                 .map(([key, value]) => `${key}=${value}`)

@@ -26,8 +26,23 @@ export const statefulSetSchema = z.object({
         replicas: z.number().int().optional(),
         podManagementPolicy: z.string().optional(),
         ordinals: z.object({ start: z.number().int().optional() }).optional(),
+        serviceName: z.string().optional(),
         selector: z.object({ matchLabels: z.record(z.string(), z.string()).optional() }).optional(),
-        volumeClaimTemplates: z.array(z.object({ metadata: z.object({ name: z.string() }) })).optional(),
+        volumeClaimTemplates: z
+            .array(
+                z.object({
+                    metadata: z.object({ name: z.string() }),
+                    spec: z
+                        .object({
+                            accessModes: z.array(z.string()).optional(),
+                            storageClassName: z.string().optional(),
+                            volumeMode: z.string().optional(),
+                            resources: z.object({ requests: z.object({ storage: z.string().optional() }).optional() }).optional(),
+                        })
+                        .optional(),
+                }),
+            )
+            .optional(),
         persistentVolumeClaimRetentionPolicy: z.object({ whenScaled: z.string().optional() }).optional(),
     }),
 });

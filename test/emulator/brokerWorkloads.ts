@@ -38,6 +38,11 @@ export interface WorkloadOptions {
     podManagementPolicy?: "Parallel" | "OrderedReady";
     /** spec.ordinals.start: the first pod's ordinal (0 unless given; the platform's chart leaves it out). */
     firstOrdinal?: number;
+    /**
+     * The volume claim template's spec as the API server gives it (ReadWriteOnce, 1Gi unless given; a real API server
+     * also fills in volumeMode: Filesystem).
+     */
+    claimTemplateSpec?: object;
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -192,7 +197,10 @@ export class BrokerWorkloads {
                     spec: { containers: [{ name: "zeebe", image: "camunda/camunda:8.9.16" }] },
                 },
                 volumeClaimTemplates: [
-                    { metadata: { name: claimTemplate }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } } },
+                    {
+                        metadata: { name: claimTemplate },
+                        spec: this.options.claimTemplateSpec ?? { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+                    },
                 ],
                 persistentVolumeClaimRetentionPolicy: { whenDeleted: "Retain", whenScaled },
             },

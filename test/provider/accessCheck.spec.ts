@@ -10,6 +10,8 @@ const view = (replicas: number): StatefulSetView => ({
     replicas,
     resourceVersion: "1",
     claimTemplates: ["data"],
+    claimTemplateSpecs: [{ name: "data", storage: "1Gi" }],
+    selectorLabels: { app: "zeebe" },
     whenScaled: "Retain",
     podSelector: "app=zeebe",
     replicaManagers: [],

@@ -1,7 +1,8 @@
 // Fixture program: the brokers' StatefulSet deployed by Pulumi's Kubernetes provider, as users deploy it, and
 // ClusterScale keeping the broker count (kubernetes.statefulSet). Config:
 // - deployer: "chart" (the test chart at chartPath through k8s.helm.v4.Chart) or "statefulSet" (k8s.apps.v1.StatefulSet);
-// - transform: false leaves out leaveBrokerReplicasToClusterScale (the fight it prevents);
+// - transform: false leaves out leaveBrokerReplicasToClusterScale (the fight it prevents); lookBeforeReplace: false gives
+//   it no kubeconfig (it cannot read the live StatefulSet);
 // - clusterSize: the chart's (or the StatefulSet's) replicas; image, env, podLabel: the pod template; settings: a
 //   ConfigMap beside the StatefulSet (a change that does not touch it);
 // - apply: "patchForce" (the provider forces its server-side applies) or "clientSide" (enableServerSideApply: false);
@@ -25,8 +26,10 @@ const values = {
     serviceName: config.get("serviceName") ?? statefulSet,
     podManagementPolicy: config.get("podManagementPolicy") ?? "Parallel",
 };
-const transforms = config.getBoolean("transform") === false ? [] : [leaveBrokerReplicasToClusterScale(statefulSet)];
-const deleteBeforeReplace = config.getBoolean("deleteBeforeReplace");
+// lookBeforeReplace: false leaves the transform without the Kubernetes provider's kubeconfig (no look at the live StatefulSet).
+const reach = config.getBoolean("lookBeforeReplace") === false ? {} : { kubeconfig: config.require("kubeconfig") };
+const transforms = config.getBoolean("transform") === false ? [] : [leaveBrokerReplicasToClusterScale(statefulSet, reach)];
+const deleteBeforeReplace = config.get("deleteBeforeReplace") ? config.getBoolean("deleteBeforeReplace") : undefined;
 const apply = config.get("apply");
 const provider = new k8s.Provider("cluster", {
     kubeconfig: config.require("kubeconfig"),
@@ -34,7 +37,12 @@ const provider = new k8s.Provider("cluster", {
     ...(apply === "patchForce" ? { enablePatchForce: true } : apply === "clientSide" ? { enableServerSideApply: false } : {}),
 });
 
-/** The chart's children get the program's deleteBeforeReplace (when set) through a transform of their own. */
+/**
+ * The chart's children get the program's deleteBeforeReplace (when set) through a transform of their own. Measured
+ * (CLI 3.276.0, Kubernetes provider 4.25.0): with it, a replacement of the chart's StatefulSet moves it to the default
+ * provider (`[provider: …::cluster::… => …::default_4_34_2::[unknown]]`), and its preview no longer fails: whether the
+ * transform spreads the options or merges them.
+ */
 function withOptions(list: pulumi.ResourceTransform[]): pulumi.ResourceTransform[] {
     if (deleteBeforeReplace === undefined) return list;
     return [(args) => ({ props: args.props, opts: { ...args.opts, deleteBeforeReplace } }), ...list];
