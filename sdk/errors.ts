@@ -129,6 +129,20 @@ export class PodWaitTimeoutError extends PlatformError {
 PodWaitTimeoutError.prototype.name = "PodWaitTimeoutError";
 
 /**
+ * A StatefulSet's scale showed another count than the caller last saw (`expected`): someone else wrote it in between,
+ * so nothing was written. `replicas` is the count it showed.
+ */
+export class ReplicasMovedError extends PlatformError {
+    constructor(
+        readonly expected: number,
+        readonly replicas: number,
+    ) {
+        super(`spec.replicas is ${replicas}, not the ${expected} last read: another writer changed it; nothing was written`);
+    }
+}
+ReplicasMovedError.prototype.name = "ReplicasMovedError";
+
+/**
  * A hosted cluster did not reach the state waited for: it reported a state that ends the wait (`Unhealthy`,
  * `WaitingForInput`, `Suspended`, …), or the time ran out (`timedOut`) while it still reported `clusterStatus`.
  */

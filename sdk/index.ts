@@ -50,6 +50,7 @@ export {
     PlatformError,
     PodWaitTimeoutError,
     RateLimitedError,
+    ReplicasMovedError,
     RequestTimeoutError,
     ResponseFormatError,
     ServerError,

@@ -21,12 +21,15 @@ import {
     observeStatefulSet,
     deleteClaims,
     podList,
+    readAgain,
     refusalText,
     scaleStatefulSet,
     waitForPods,
     workloadFacts,
 } from "./kubernetes/statefulSetSteps";
 import { neededAccess, refuseMissingAccess } from "./kubernetes/accessCheck";
+import { movedBeforeScaling, movedBeforeSend, raisedBeforeClaims } from "./kubernetes/countMoved";
+import { ReplicasMovedError } from "../../sdk/errors";
 import { count, describeLayout, pendingText, say, subject } from "./messages";
 import { type ClusterScaleOutputs, type KnownChange, inFlightOutputs, outputsFrom, plannedChangesOf, recordedChange, settingsOf } from "./outputs";
 import { fingerprintOf, leftTheirLayout, runsKnownPlan } from "./ownership";
@@ -161,7 +164,19 @@ export async function reconcile(
                 return waitForPending(step, state!, nextRound);
             case "grow":
             case "shrink":
-                await scaleStatefulSet(name, statefulSet!, step.from, step.to);
+                try {
+                    await scaleStatefulSet(name, statefulSet!, step.from, step.to);
+                } catch (error) {
+                    if (!(error instanceof ReplicasMovedError)) throw error;
+                    const reason = movedBeforeScaling(
+                        statefulSet!,
+                        await readAgain(name, statefulSet!),
+                        { ...step, found: error.replicas },
+                        olds?.statefulSetUid,
+                    );
+                    if (step.kind === "grow") throw new Error(`${subject(name)}: kubernetes.statefulSet: ${reason}`);
+                    return fail(progress.outputs!, `kubernetes.statefulSet: ${reason}`, progress);
+                }
                 return next;
             case "waitForPods":
                 say(name, `waiting for ${podList(statefulSet!, step.ordinals)} to run before the layout change names them`);
@@ -180,9 +195,15 @@ export async function reconcile(
                         pods: await waitForPods(name, statefulSet!, workload!.view, step.ordinals, "stop", remainingMs, inputs.timeoutSeconds),
                     },
                 };
-            case "deleteClaims":
+            case "deleteClaims": {
+                // The pods of removed brokers are gone; a count raised meanwhile would start them again on these claims.
+                const view = await readAgain(name, statefulSet!);
+                const needed = replicasFor(desired.brokers);
+                if (view.replicas > needed)
+                    return fail(progress.outputs!, `kubernetes.statefulSet: ${raisedBeforeClaims(statefulSet!, view, needed, olds?.statefulSetUid)}`, progress);
                 await deleteClaims(name, statefulSet!, step.names);
                 return next;
+            }
             case "done":
                 return {
                     done: workload === undefined ? progress.outputs! : withRanReplicas(progress.outputs!, { ...progress, ranReplicas: workload.view.replicas }),
@@ -263,6 +284,14 @@ export async function reconcile(
             throw new Error(
                 `${subject(name)}: the management API answered ${describeAnswers(progress.unclear)}; nothing was applied (the cluster shows no change from these requests). Run up again when it answers.`,
             );
+        }
+        if (statefulSet !== undefined) {
+            // The pods a wait saw running decided this round: a count moved since (a controller setting it back) would
+            // stop brokers the change is about to name.
+            const view = await readAgain(name, statefulSet);
+            const needed = replicasFor(desired.brokers);
+            if (view.replicas < needed)
+                throw new Error(`${subject(name)}: kubernetes.statefulSet: ${movedBeforeSend(statefulSet, view, needed, olds?.statefulSetUid)}`);
         }
         const accepted = await send(name, cluster, planned.request, planned.plan);
         if (accepted === "conflict") return nextRound;

@@ -20,6 +20,7 @@ import {
 import { type ApiServerAccess, resolveApiServer } from "../http/kubernetesRoute";
 import { type ConnectionSettings, dispatcherFor } from "../http/transport";
 import { undici } from "../http/undici";
+import { ReplicasMovedError } from "../errors";
 import { decoder } from "../schemas";
 import { accessReviewSchema, claimSchema, listSchema, podSchema, scaleSchema, statefulSetSchema } from "./workloadSchemas";
 import { PodView, podView } from "./podView";
@@ -169,12 +170,16 @@ export class BrokerStatefulSet {
      * read again and retried; so is a write whose answer was lost or refused for now (a reset, a timeout, 429, 502-504):
      * the write names the resourceVersion it read, so one that took effect after all answers 409 when sent again, and the
      * read before it shows the count already set. Returns the count it replaced (unchanged when it was already `replicas`).
+     * With `from` (the count the caller last saw), a read that shows another count (and not `replicas` already) writes
+     * nothing and throws ReplicasMovedError: someone else moved the count since.
      */
-    async scaleTo(replicas: number, signal?: AbortSignal): Promise<{ previous: number; conflicts: number }> {
+    async scaleTo(replicas: number, options: { signal?: AbortSignal; from?: number } = {}): Promise<{ previous: number; conflicts: number }> {
+        const { signal, from } = options;
         let unclear = 0;
         for (let conflicts = 0; ;) {
             const current = await this.readScale(signal);
             if (current.replicas === replicas) return { previous: current.replicas, conflicts };
+            if (from !== undefined && current.replicas !== from) throw new ReplicasMovedError(from, current.replicas);
             const body = {
                 apiVersion: "autoscaling/v1",
                 kind: "Scale",

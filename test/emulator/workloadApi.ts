@@ -45,6 +45,8 @@ export type ScaleWriteFault = "503" | "reset" | "503-after-applying";
 export class WorkloadApi {
     /** The next scale read is followed by another writer's update (the caller's write then conflicts once). */
     concurrentWriterOnce = false;
+    /** Called once, before the next scale read is answered: another writer moving the count at that moment. */
+    beforeScaleRead?: () => void;
     /** Taken one per write of the scale subresource, in order. */
     readonly scaleWriteFaults: ScaleWriteFault[] = [];
 
@@ -146,6 +148,9 @@ export class WorkloadApi {
 
     private scale(method: string, response: http.ServerResponse, body: Buffer, fieldManager: string | undefined): void {
         if (method === "GET") {
+            const writer = this.beforeScaleRead;
+            this.beforeScaleRead = undefined;
+            writer?.();
             json(response, 200, this.workloads.scale());
             if (this.concurrentWriterOnce) {
                 this.concurrentWriterOnce = false;

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the stand-in's objects, read field by field */
 // ClusterScale with kubernetes.statefulSet: one up starts the new brokers' pods before the layout change names them,
 // and stops removed brokers' pods only once the change completed, against the Kubernetes stand-in that runs pods as
 // brokers (a broker stopped while it holds replicas is recorded as lost, so a wrong order fails here).
@@ -311,6 +312,76 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.strictEqual(sent + mutating(down.requests).length, 1, "the scale-down was sent twice");
         assert.strictEqual(replicas(), 3);
         assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
+    describe("someone else moves the count right before an act: the up looks again and stops", () => {
+        /** Once the stand-in emits a `kind` event that `matches`, `write` runs right after it (the provider has not read yet). */
+        const onceAfter = (kind: "Pod" | "StatefulSet", matches: (object: any) => boolean, write: () => void) => {
+            const stop = pods.workloads.watch(kind, undefined, (event) => {
+                if (!matches(event.object)) return;
+                stop();
+                setImmediate(write);
+            });
+            return stop;
+        };
+        /** The event of the last of pods 3 and 4 to start. */
+        const bothStarted = (pod: any) =>
+            pod.status.containerStatuses?.[0]?.started === true && [3, 4].every((ordinal) => pods.workloads.containerStarts.has(ordinal));
+
+        it("set back to 3 by argocd-controller the moment the new pods run: no layout change is sent, naming the writer and the value", async () => {
+            const args = { brokerCount: 5, kubernetes: route() };
+            const stop = onceAfter("Pod", bothStarted, () => pods.workloads.setReplicas(3, undefined, "argocd-controller"));
+            const up = await fixture.run("up", args, { config: urls() });
+            stop();
+            const stderr = failed(up);
+            assert.match(
+                stderr,
+                /StatefulSet platform-zeebe: spec\.replicas is 3 right before the layout change, not the 5 it needs \(pods platform-zeebe-3, platform-zeebe-4 stop\): managedFields name field manager argocd-controller as writer of spec\.replicas\. No layout change was sent/,
+            );
+            assert.deepStrictEqual(mutating(up.requests), [], "the layout change was sent");
+            assert.strictEqual(replicas(), 3, "the up fought the writer");
+            assert.deepStrictEqual(pods.workloads.lost, []);
+        });
+
+        it("raised to 6 by kubectl right before replicas go down after 5 → 3: nothing lowered, the state keeps the applied layout and the next up finishes", async () => {
+            await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
+            const args = { brokerCount: 3, kubernetes: route() };
+            pods.server.workloadApi!.beforeScaleRead = () => pods.workloads.setReplicas(6, undefined, "kubectl-scale");
+            const down = await fixture.run("up", args, { config: urls() });
+            assert.match(
+                failed(down),
+                /spec\.replicas is 6, not the 5 this up read before lowering it to 3: managedFields name kubectl \(field manager kubectl-scale\) as writer of spec\.replicas\. Nothing was lowered \(the layout change completed: the next up lowers it\)/,
+            );
+            assert.strictEqual(replicas(), 6);
+            assert.deepStrictEqual(pods.workloads.lost, []);
+            const sent = mutating(down.requests).length;
+            assert.strictEqual(sent, 1, "the layout change was not sent once");
+            const finished = await fixture.run("up", args, { config: urls() });
+            succeeded(finished);
+            assert.deepStrictEqual(mutating(finished.requests), [], "the next up sent the layout change again");
+            assert.strictEqual(replicas(), 3);
+            assert.deepStrictEqual(podNames(), ["platform-zeebe-0", "platform-zeebe-1", "platform-zeebe-2"]);
+            assert.deepStrictEqual(pods.workloads.lost, []);
+        });
+
+        it("raised to 5 again by argocd-controller once the removed pods are gone: no claim is deleted", async () => {
+            await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
+            const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
+            const gone = (pod: any) => pod.metadata.name === "platform-zeebe-4";
+            const stop = pods.workloads.watch("Pod", undefined, (event) => {
+                if (event.type !== "DELETED" || !gone(event.object)) return;
+                stop();
+                setImmediate(() => pods.workloads.setReplicas(5, undefined, "argocd-controller"));
+            });
+            const down = await fixture.run("up", args, { config: urls(), skipPreview: true });
+            stop();
+            assert.match(
+                failed(down),
+                /spec\.replicas is 5 again, above the layout's 3, right before the claims of removed brokers were to be deleted \(pods platform-zeebe-3, platform-zeebe-4 start on them\): managedFields name field manager argocd-controller as writer of spec\.replicas\. No claim was deleted/,
+            );
+            assert.ok(claimNames().includes("data-platform-zeebe-3") && claimNames().includes("data-platform-zeebe-4"), "a claim was deleted");
+            assert.deepStrictEqual(pods.workloads.lost, []);
+        });
     });
 
     it("replicas lowered by someone else below the layout's highest broker: preview refuses, naming the brokers and their partitions", async () => {

@@ -1,7 +1,7 @@
 // The SDK's client of the brokers' StatefulSet, against the Kubernetes stand-in that runs pods as brokers: reading the
 // StatefulSet, scaling it with a retried conflict, waiting on pods with a watch, claims, and refusals by RBAC.
 import * as assert from "assert";
-import { AuthError, PodWaitTimeoutError } from "../../sdk/errors";
+import { AuthError, PodWaitTimeoutError, ReplicasMovedError } from "../../sdk/errors";
 import { BrokerStatefulSet } from "../../sdk/kubernetes/brokerStatefulSet";
 import { useEmulator } from "../support/emulator";
 import { BROKER_NAMESPACE, BROKER_STATEFUL_SET, BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
@@ -48,6 +48,22 @@ describe("sdk: the brokers' StatefulSet through the Kubernetes API server", func
         assert.deepStrictEqual(result, { previous: 3, conflicts: 1 });
         assert.strictEqual((await client.readScale()).replicas, 4);
         assert.deepStrictEqual(await client.scaleTo(4), { previous: 4, conflicts: 0 }, "an unchanged count is not written");
+    });
+
+    it("with from, a count someone else moved writes nothing and throws ReplicasMovedError; the target already set, or a conflict that left the count, is no move", async () => {
+        pods.server.workloadApi!.beforeScaleRead = () => pods.workloads.setReplicas(6, undefined, "kubectl-scale");
+        const writes = pods.workloads.replicaWrites.length;
+        const error = await client.scaleTo(3, { from: 3 + 2 }).then(
+            () => assert.fail("it scaled"),
+            (thrown: unknown) => thrown,
+        );
+        assert.ok(error instanceof ReplicasMovedError, String(error));
+        assert.deepStrictEqual([error.expected, error.replicas], [5, 6]);
+        assert.strictEqual(pods.workloads.replicaWrites.length, writes + 1, "it wrote after the other writer");
+        assert.strictEqual((await client.readScale()).replicas, 6);
+        assert.deepStrictEqual(await client.scaleTo(6, { from: 5 }), { previous: 6, conflicts: 0 });
+        pods.server.workloadApi!.concurrentWriterOnce = true;
+        assert.deepStrictEqual(await client.scaleTo(4, { from: 6 }), { previous: 6, conflicts: 1 });
     });
 
     it("a scale write whose answer was lost or refused for now (503, a reset, 503 after applying) is read again and retried; it takes effect once", async () => {

@@ -2,7 +2,7 @@
 // it, raising and lowering replicas, waiting for pods (a watch), deleting claims, and the words of its refusals and
 // failures, each naming the RBAC permission a refusal of the API server is about.
 
-import { PlatformError, PodWaitTimeoutError } from "../../../sdk/errors";
+import { PlatformError, PodWaitTimeoutError, ReplicasMovedError } from "../../../sdk/errors";
 import type { BrokerStatefulSet, StatefulSetView } from "../../../sdk/kubernetes/brokerStatefulSet";
 import type { PodView } from "../../../sdk/kubernetes/podView";
 import { count, say, subject } from "../messages";
@@ -34,12 +34,16 @@ export function existingClaims(name: string, statefulSet: BrokerStatefulSet, nam
     return step(name, "list the claims", PERMISSIONS.read, () => statefulSet.existingClaims(names));
 }
 
-/** Raises or lowers spec.replicas, with a line saying which pods start or stop and why. */
+/**
+ * Raises or lowers spec.replicas from `from` (the count the round observed), with a line saying which pods start or
+ * stop and why. Another count read right before the write (someone else moved it since) writes nothing and throws
+ * ReplicasMovedError, for the caller to stop.
+ */
 export async function scaleStatefulSet(name: string, statefulSet: BrokerStatefulSet, from: number, to: number): Promise<void> {
     const sts = statefulSet.ref.statefulSet;
     if (to > from) say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, from, to)} start)`);
     else say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, to, from)} stop; the layout no longer names them)`);
-    const { previous, conflicts } = await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to));
+    const { previous, conflicts } = await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to, { from }));
     if (conflicts > 0) {
         say(
             name,
@@ -150,11 +154,20 @@ export async function waitForPods(
     }
 }
 
-/** Runs one call to the API server; a refusal or failure says what was being done and what RBAC must allow. */
+/** Reads the StatefulSet (not its pods) once more, right before an act that depends on its count. */
+export function readAgain(name: string, statefulSet: BrokerStatefulSet): Promise<StatefulSetView> {
+    return step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read());
+}
+
+/**
+ * Runs one call to the API server; a refusal or failure says what was being done and what RBAC must allow. A count
+ * moved by someone else is the caller's to tell (ReplicasMovedError passes through).
+ */
 async function step<T>(name: string, what: string, permission: string, call: () => Promise<T>): Promise<T> {
     try {
         return await call();
     } catch (error) {
+        if (error instanceof ReplicasMovedError) throw error;
         throw kubernetesFailure(name, what, permission, error);
     }
 }

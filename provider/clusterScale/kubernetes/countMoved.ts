@@ -1,0 +1,48 @@
+// What an up says when it looks at the StatefulSet again right before an act and finds that someone else moved
+// spec.replicas since it last read it: before the layout change is sent (new brokers' pods must run), before replicas
+// are lowered, and before claims of removed brokers are deleted. Each names the count found, the writer from
+// managedFields (replicaWriters.ts) and what was left undone for the next up.
+import type { BrokerStatefulSet, StatefulSetView } from "../../../sdk/kubernetes/brokerStatefulSet";
+import { lowerCountCause } from "./replicaWriters";
+import { podList } from "./statefulSetSteps";
+
+const RECIPE = "leave the count to ClusterScale (see the README's \"Who owns .spec.replicas\" for each controller's recipe)";
+
+/** The layout change needs `needed` pods; the count read right before sending it is lower. */
+export function movedBeforeSend(statefulSet: BrokerStatefulSet, view: StatefulSetView, needed: number, recordedUid: string | undefined): string {
+    const stopping = range(view.replicas, needed);
+    return (
+        `StatefulSet ${statefulSet.ref.statefulSet}: spec.replicas is ${view.replicas} right before the layout change, not the ${needed} it needs ` +
+        `(${podList(statefulSet, stopping)} stop): ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}. No layout change was sent; ` +
+        `${RECIPE}, then run up again`
+    );
+}
+
+/** Replicas were to go from `from` to `to`; right before the write they were `found`, written by someone else. */
+export function movedBeforeScaling(
+    statefulSet: BrokerStatefulSet,
+    view: StatefulSetView,
+    move: { from: number; to: number; found: number },
+    recordedUid: string | undefined,
+): string {
+    const sts = statefulSet.ref.statefulSet;
+    const raising = move.to > move.from;
+    return (
+        `StatefulSet ${sts}: spec.replicas is ${move.found}, not the ${move.from} this up read before ${raising ? "raising" : "lowering"} it to ${move.to}: ` +
+        `${lowerCountCause(sts, view, recordedUid)}. ${raising ? "Nothing was sent" : "Nothing was lowered (the layout change completed: the next up lowers it)"}; ${RECIPE}`
+    );
+}
+
+/** Claims of removed brokers were to go; right before, the count was raised above the layout's again. */
+export function raisedBeforeClaims(statefulSet: BrokerStatefulSet, view: StatefulSetView, needed: number, recordedUid: string | undefined): string {
+    const starting = range(needed, view.replicas);
+    return (
+        `StatefulSet ${statefulSet.ref.statefulSet}: spec.replicas is ${view.replicas} again, above the layout's ${needed}, right before the claims of removed ` +
+        `brokers were to be deleted (${podList(statefulSet, starting)} start on them): ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}. ` +
+        `No claim was deleted (the layout change completed: the next up lowers the count and deletes them); ${RECIPE}`
+    );
+}
+
+function range(from: number, to: number): number[] {
+    return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+}
