@@ -165,7 +165,7 @@ export async function reconcile(
             case "grow":
             case "shrink":
                 try {
-                    await scaleStatefulSet(name, statefulSet!, step.from, step.to);
+                    await scaleStatefulSet(name, statefulSet!, workload!.view, step.to);
                 } catch (error) {
                     if (!(error instanceof ReplicasMovedError)) throw error;
                     const reason = movedBeforeScaling(

@@ -63,7 +63,8 @@ export interface ReconcileFacts {
 
 /** The steps that refuse before anything is changed because of the StatefulSet. */
 export type WorkloadRefusal =
-    | { kind: "refuseStopping"; stopping: number[] }
+    /** Members above replicas: `down` those whose pods are gone or being deleted already (after the fact), the rest would stop. */
+    | { kind: "refuseStopping"; stopping: number[]; down: number[] }
     | { kind: "refuseOrderedStart"; blocked: number[]; notReady: number[] }
     | { kind: "refuseOrdinals"; start: number };
 
@@ -151,7 +152,10 @@ export function decideNext(facts: ReconcileFacts): ReconcileStep {
 function workloadRefusal(desired: readonly number[], members: readonly number[], workload: WorkloadFacts): WorkloadRefusal | undefined {
     // Members whose pods the StatefulSet no longer keeps: someone lowered replicas under the running layout.
     const stopping = members.filter((id) => id >= workload.replicas).sort((a, b) => a - b);
-    if (stopping.length > 0) return { kind: "refuseStopping", stopping };
+    if (stopping.length > 0) {
+        const running = new Set(workload.pods.filter((pod) => !pod.deleting).map((pod) => pod.ordinal));
+        return { kind: "refuseStopping", stopping, down: stopping.filter((id) => !running.has(id)) };
+    }
     if (workload.orderedReady) {
         const { blocked, notReady } = orderedStartBlocked(
             desired,

@@ -384,13 +384,38 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         });
     });
 
+    it("replicas raised by someone else above the layout: preview and up name the writer; up stops the pod the layout does not name", async () => {
+        const args = { brokerCount: 5, kubernetes: route() };
+        await fixture.run("up", args, { config: urls() }).then(succeeded);
+        pods.workloads.setReplicas(6, undefined, "argocd-controller");
+        const above = "spec.replicas 6 written by field manager argocd-controller (managedFields)";
+        const preview = await fixture.run("preview", args, { config: urls() });
+        succeeded(preview);
+        assert.ok(
+            printed(preview, "StatefulSet platform-zeebe: replicas 6 → 5 once the layout change completed: pod platform-zeebe-5 stop", above),
+            preview.result.stdout,
+        );
+        const up = await fixture.run("up", args, { config: urls() });
+        succeeded(up);
+        assert.ok(
+            printed(up, "StatefulSet platform-zeebe: replicas 6 → 5 (pod platform-zeebe-5 stop; the layout no longer names them", above),
+            up.result.stdout,
+        );
+        assert.deepStrictEqual(mutating(up.requests), []);
+        assert.strictEqual(replicas(), 5);
+        assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
     it("replicas lowered by someone else below the layout's highest broker: preview refuses, naming the brokers and their partitions", async () => {
         await fixture.run("up", { brokerCount: 4, kubernetes: route() }, { config: urls() }).then(succeeded);
         pods.workloads.otherReplicaManagers.push({ manager: "helm", operation: "Update" });
         pods.workloads.setReplicas(3, undefined, "helm");
         const preview = await fixture.run("preview", { brokerCount: 4, kubernetes: route() }, { config: urls() });
         const stderr = failed(preview);
-        assert.match(stderr, /its replicas \(3\) are below the layout's highest broker: broker 3 \(pod platform-zeebe-3\) would stop/);
+        assert.match(
+            stderr,
+            /its replicas \(3\) are below the layout's highest broker: broker 3 \(pod platform-zeebe-3\) is down already \(its pod gone or stopping\), though it holds partition replicas/,
+        );
         // Who set it, as managedFields say: not a guess.
         assert.match(stderr, /; managedFields name Helm \(field manager helm\) as writer of spec\.replicas: raise it to 4 again/);
         assert.match(stderr, /partitions that would lose replicas: broker 3: \d/);

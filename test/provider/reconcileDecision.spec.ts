@@ -125,7 +125,16 @@ const STATEFUL_SET: [string, Partial<ReconcileFacts>, ReconcileStep][] = [
     [
         "someone lowered replicas under running members: refused before anything",
         { desired: [0, 1, 2, 3, 4], read: { ok: true, members: [0, 1, 2, 3, 4] }, workload: workload() },
-        { kind: "refuseStopping", stopping: [3, 4] },
+        { kind: "refuseStopping", stopping: [3, 4], down: [3, 4] },
+    ],
+    [
+        "replicas lowered a moment ago: pod 4 still runs, pod 3 is being deleted",
+        {
+            desired: [0, 1, 2, 3, 4],
+            read: { ok: true, members: [0, 1, 2, 3, 4] },
+            workload: workload({ pods: [...running(0, 1, 2, 4), { ordinal: 3, started: true, deleting: true }] }),
+        },
+        { kind: "refuseStopping", stopping: [3, 4], down: [3] },
     ],
     [
         "OrderedReady, two brokers added: pod 4 would wait forever for broker 3, which is Ready only once a member",

@@ -28,3 +28,9 @@ export function lowerCountCause(statefulSet: string, view: StatefulSetView, reco
         `at the count its creator gave, not the layout's; ${writers}`
     );
 }
+
+/** Who else owns spec.replicas, for a count the layout does not match: "; spec.replicas written by …", or nothing. */
+export function otherWritersNote(view: StatefulSetView): string {
+    const others = view.replicaManagers.filter((manager) => manager !== FIELD_MANAGER);
+    return others.length === 0 ? "" : `; spec.replicas ${view.replicas} written by ${others.map(managerText).join(" and ")} (managedFields)`;
+}

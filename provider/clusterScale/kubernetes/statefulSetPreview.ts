@@ -13,6 +13,7 @@ import { PERMISSIONS, claimsOf, kubernetesFailure, podList, refusalText, workloa
 import { decideNext, isWorkloadRefusal, replicasFor } from "../reconcileDecision";
 import { ranReplicas, removedOrdinals } from "./removedOrdinals";
 import { neededAccess, refuseMissingAccess } from "./accessCheck";
+import { otherWritersNote } from "./replicaWriters";
 import { REPLICAS_ANNOTATION, REPLICAS_LEFT_TO } from "../../shared/replicasAnnotation";
 
 export interface RolloutPreview {
@@ -121,7 +122,7 @@ export async function previewRollout(
                   : `their claims are kept (volumesOfRemovedBrokers: retain)`;
         tell(
             name,
-            `StatefulSet ${sts}: replicas ${view.replicas} → ${needed} once the layout change completed: ${podList(statefulSet, removed)} stop; ${volumes}`,
+            `StatefulSet ${sts}: replicas ${view.replicas} → ${needed} once the layout change completed: ${podList(statefulSet, removed)} stop; ${volumes}${otherWritersNote(view)}`,
         );
         return { pending: true };
     }

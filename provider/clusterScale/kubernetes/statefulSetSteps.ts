@@ -8,7 +8,7 @@ import type { PodView } from "../../../sdk/kubernetes/podView";
 import { count, say, subject } from "../messages";
 import { messageOf } from "../../shared/messageOf";
 import type { PodFact, WorkloadFacts, WorkloadRefusal } from "../reconcileDecision";
-import { lowerCountCause } from "./replicaWriters";
+import { lowerCountCause, otherWritersNote } from "./replicaWriters";
 
 /** What RBAC must allow, by the step that needs it. */
 export const PERMISSIONS = {
@@ -39,10 +39,15 @@ export function existingClaims(name: string, statefulSet: BrokerStatefulSet, nam
  * stop and why. Another count read right before the write (someone else moved it since) writes nothing and throws
  * ReplicasMovedError, for the caller to stop.
  */
-export async function scaleStatefulSet(name: string, statefulSet: BrokerStatefulSet, from: number, to: number): Promise<void> {
+export async function scaleStatefulSet(name: string, statefulSet: BrokerStatefulSet, view: StatefulSetView, to: number): Promise<void> {
     const sts = statefulSet.ref.statefulSet;
+    const from = view.replicas;
     if (to > from) say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, from, to)} start)`);
-    else say(name, `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, to, from)} stop; the layout no longer names them)`);
+    else
+        say(
+            name,
+            `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, to, from)} stop; the layout no longer names them${otherWritersNote(view)})`,
+        );
     const { previous, conflicts } = await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to, { from }));
     if (conflicts > 0) {
         say(
@@ -77,7 +82,7 @@ export function workloadFacts(view: StatefulSetView, pods: readonly PodView[], c
 export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetView, step: WorkloadRefusal, recordedUid: string | undefined): string {
     switch (step.kind) {
         case "refuseStopping":
-            return stoppingRefusal(statefulSet, view, step.stopping, recordedUid);
+            return stoppingRefusal(statefulSet, view, step, recordedUid);
         case "refuseOrdinals":
             return ordinalsRefusal(statefulSet, step.start);
         case "refuseOrderedStart":
@@ -85,12 +90,27 @@ export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetVie
     }
 }
 
-/** Names the brokers whose pods the StatefulSet no longer keeps, who set its count (see replicaWriters.ts), and the ways out. */
-function stoppingRefusal(statefulSet: BrokerStatefulSet, view: StatefulSetView, stopping: readonly number[], recordedUid: string | undefined): string {
+/**
+ * Names the brokers whose pods the StatefulSet no longer keeps (those already down, and those that would stop), who set
+ * its count (see replicaWriters.ts), and the ways out.
+ */
+function stoppingRefusal(
+    statefulSet: BrokerStatefulSet,
+    view: StatefulSetView,
+    { stopping, down }: Extract<WorkloadRefusal, { kind: "refuseStopping" }>,
+    recordedUid: string | undefined,
+): string {
+    const brokers = (ids: readonly number[]) => `${ids.length === 1 ? "broker" : "brokers"} ${ids.join(", ")} (${podList(statefulSet, ids)})`;
+    const still = stopping.filter((id) => !down.includes(id));
+    const what = [
+        ...(down.length > 0
+            ? [`${brokers(down)} ${down.length === 1 ? "is" : "are"} down already (${down.length === 1 ? "its pod" : "their pods"} gone or stopping)`]
+            : []),
+        ...(still.length > 0 ? [`${brokers(still)} would stop`] : []),
+    ].join(" and ");
     return (
-        `its replicas (${view.replicas}) are below the layout's highest broker: ${stopping.length === 1 ? "broker" : "brokers"} ${stopping.join(", ")} ` +
-        `(${podList(statefulSet, stopping)}) would stop while they hold partition replicas; ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}: ` +
-        `raise it to ${Math.max(...stopping) + 1} again, or remove those brokers from the layout first`
+        `its replicas (${view.replicas}) are below the layout's highest broker: ${what}, though ${stopping.length === 1 ? "it holds" : "they hold"} partition replicas; ` +
+        `${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}: raise it to ${Math.max(...stopping) + 1} again, or remove those brokers from the layout first`
     );
 }
 
