@@ -27,6 +27,12 @@ const kubernetesRoute = z
             .enum(["retain", "delete"])
             .optional()
             .describe('The volume claims of brokers removed by a scale-down: "retain" (default) or "delete".'),
+        gitOpsRecipes: z
+            .array(z.enum(["argo-cd", "kustomize-controller", "helm-controller"]))
+            .optional()
+            .describe(
+                'The GitOps controllers deploying the StatefulSet whose recipe (leaving spec.replicas alone) the program says is in place, where ClusterScale cannot read their objects: "argo-cd", "kustomize-controller", "helm-controller".',
+            ),
     })
     .meta({
         id: "KubernetesRoute",

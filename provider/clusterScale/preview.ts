@@ -54,7 +54,10 @@ export async function previewNew(inputs: ClusterScaleInputs, openClients: () => 
             if (statefulSet !== undefined) {
                 const deleteVolumes = inputs.kubernetes?.volumesOfRemovedBrokers === "delete";
                 try {
-                    await previewRollout(say, name, statefulSet, desired.brokers, outcome.plan.currentTopology, { delete: deleteVolumes });
+                    await previewRollout(say, name, statefulSet, desired.brokers, outcome.plan.currentTopology, {
+                        delete: deleteVolumes,
+                        gitOpsRecipes: inputs.kubernetes?.gitOpsRecipes ?? [],
+                    });
                 } catch (error) {
                     return { property: "kubernetes", reason: messageOf(error).replace(`${subject(name)}: `, "") };
                 }

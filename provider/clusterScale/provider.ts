@@ -123,6 +123,7 @@ export class ClusterScaleProvider implements pulumi.dynamic.ResourceProvider<Raw
                 delete: inputs.kubernetes?.volumesOfRemovedBrokers === "delete",
                 recordedReplicas: olds.statefulSetReplicas,
                 recordedUid: olds.statefulSetUid,
+                gitOpsRecipes: inputs.kubernetes?.gitOpsRecipes ?? [],
             };
             workloadPending = (await previewRollout(tell, name, statefulSet, desired.brokers, plan.currentTopology, workload)).pending;
         };

@@ -29,6 +29,7 @@ import {
 } from "./kubernetes/statefulSetSteps";
 import { neededAccess, refuseMissingAccess } from "./kubernetes/accessCheck";
 import { movedBeforeScaling, movedBeforeSend, raisedBeforeClaims } from "./kubernetes/countMoved";
+import { type ControllerReading, readControllers } from "./kubernetes/gitOpsRecipes";
 import { ReplicasMovedError } from "../../sdk/errors";
 import { count, describeLayout, pendingText, say, subject } from "./messages";
 import { type ClusterScaleOutputs, type KnownChange, inFlightOutputs, outputsFrom, plannedChangesOf, recordedChange, settingsOf } from "./outputs";
@@ -52,7 +53,7 @@ interface Observation {
     readError?: unknown;
     /** The dry run, when the cluster was idle (or unreadable while a force removal is asked for) and the layout not applied yet. */
     planned?: PlanOutcome;
-    workload?: { view: StatefulSetView; pods: PodView[]; claims: string[]; ranReplicas: number };
+    workload?: { view: StatefulSetView; pods: PodView[]; claims: string[]; ranReplicas: number; controllers: ControllerReading[] };
 }
 
 /** What this up has done so far: the only thing carried from one round to the next. */
@@ -107,6 +108,8 @@ export async function reconcile(
         throw partialFailure(id, { ...withRanReplicas(outputs, progress), __provider: provider }, `${subject(name)}: ${reason}`);
     };
 
+    /** The GitOps controllers deploying the StatefulSet and their recipes: read once, in the first round. */
+    let controllers: ControllerReading[] | undefined;
     const observe = async (progress: Progress): Promise<Observation> => {
         const observed: Observation = {};
         try {
@@ -116,11 +119,12 @@ export async function reconcile(
         }
         if (statefulSet !== undefined) {
             const { view, pods } = await observeStatefulSet(name, statefulSet, progress.seen);
+            controllers ??= await readControllers(statefulSet, view, inputs.kubernetes?.gitOpsRecipes ?? []);
             const ran = ranReplicas(progress.ranReplicas, view.replicas);
             // Claims go only after the layout change: listing them earlier would only delay it.
             const owed = deleteVolumes && progress.outputs !== undefined ? claimsOf(statefulSet, view, removedOrdinals(replicasFor(desired.brokers), ran)) : [];
             const claims = owed.length > 0 ? await existingClaims(name, statefulSet, owed) : [];
-            observed.workload = { view, pods, claims, ranReplicas: ran };
+            observed.workload = { view, pods, claims, ranReplicas: ran, controllers };
         }
         const idle = observed.state !== undefined && observed.state.pendingChange === undefined;
         const forceUnread = observed.state === undefined && desired.force && isTransientError(observed.readError);
@@ -141,6 +145,7 @@ export async function reconcile(
             case "refuseOrdinals":
             case "refuseStopping":
             case "refuseOrderedStart":
+            case "refuseController":
                 throw new Error(
                     `${subject(name)}: kubernetes.statefulSet: ${refusalText(statefulSet!, workload!.view, step, olds?.statefulSetUid)}. Nothing was sent.`,
                 );
@@ -407,6 +412,6 @@ function factsOf(observed: Observation, progress: Progress, desired: DesiredLayo
         unclearSends: progress.unclear.length,
         maxUnclearSends: MAX_UNCLEAR_SENDS,
         layoutApplied: progress.outputs !== undefined,
-        workload: workload === undefined ? undefined : workloadFacts(workload.view, workload.pods, workload.claims),
+        workload: workload === undefined ? undefined : workloadFacts(workload.view, workload.pods, workload.claims, workload.controllers),
     };
 }

@@ -9,6 +9,8 @@
 // once every lower one is Ready, and a broker is Ready only once it is a member: a layout that needs a pod above a
 // broker that is not a member yet never starts.
 
+import type { ControllerReading } from "./kubernetes/gitOpsRecipes";
+
 /** Where a running change came from. */
 export type Ownership = "this run" | "an earlier run" | "elsewhere";
 
@@ -31,6 +33,8 @@ export interface WorkloadFacts {
     pods: readonly PodFact[];
     /** Claims of brokers the layout leaves out, to delete (empty when volumes are retained, or before the layout is applied). */
     claimsToDelete: readonly string[];
+    /** The GitOps controllers deploying it, and where their recipes stand (gitOpsRecipes.ts). */
+    controllers?: readonly ControllerReading[];
 }
 
 /** The dry run's outcome, when the round asked for one (the cluster idle, or a force removal it cannot read). */
@@ -66,7 +70,9 @@ export type WorkloadRefusal =
     /** Members above replicas: `down` those whose pods are gone or being deleted already (after the fact), the rest would stop. */
     | { kind: "refuseStopping"; stopping: number[]; down: number[] }
     | { kind: "refuseOrderedStart"; blocked: number[]; notReady: number[] }
-    | { kind: "refuseOrdinals"; start: number };
+    | { kind: "refuseOrdinals"; start: number }
+    /** The count would move while a GitOps controller whose recipe is not known to be in place deploys the StatefulSet. */
+    | { kind: "refuseController"; controllers: ControllerReading[] };
 
 export type ReconcileStep =
     | WorkloadRefusal
@@ -100,7 +106,7 @@ export type ReconcileStep =
     | { kind: "done" };
 
 export function isWorkloadRefusal(step: ReconcileStep): step is WorkloadRefusal {
-    return step.kind === "refuseStopping" || step.kind === "refuseOrdinals" || step.kind === "refuseOrderedStart";
+    return step.kind === "refuseStopping" || step.kind === "refuseOrdinals" || step.kind === "refuseOrderedStart" || step.kind === "refuseController";
 }
 
 /** How many pods the layout needs: one past the highest broker id. */
@@ -156,6 +162,9 @@ function workloadRefusal(desired: readonly number[], members: readonly number[],
         const running = new Set(workload.pods.filter((pod) => !pod.deleting).map((pod) => pod.ordinal));
         return { kind: "refuseStopping", stopping, down: stopping.filter((id) => !running.has(id)) };
     }
+    // A controller that writes the chart's count back would stop the brokers above it right after ClusterScale moved it.
+    const unsafe = (workload.controllers ?? []).filter((controller) => controller.recipe === "lacks" || controller.recipe === "unseen");
+    if (unsafe.length > 0 && replicasFor(desired) !== workload.replicas) return { kind: "refuseController", controllers: [...unsafe] };
     if (workload.orderedReady) {
         const { blocked, notReady } = orderedStartBlocked(
             desired,

@@ -47,6 +47,12 @@ export interface KubernetesRouteArgs {
     statefulSet?: pulumi.Input<string>;
     /** The volume claims of brokers removed by a scale-down (with statefulSet): `"retain"` (default) or `"delete"`. */
     volumesOfRemovedBrokers?: pulumi.Input<"retain" | "delete">;
+    /**
+     * The GitOps controllers deploying the StatefulSet (with statefulSet) whose recipe leaves spec.replicas alone, as the
+     * program says where ClusterScale cannot read their objects (an Argo CD Application, a Flux Kustomization or
+     * HelmRelease): without it, up does not move the count while such a controller deploys the StatefulSet.
+     */
+    gitOpsRecipes?: pulumi.Input<pulumi.Input<"argo-cd" | "kustomize-controller" | "helm-controller">[]>;
 }
 
 export interface ClusterScaleArgs {

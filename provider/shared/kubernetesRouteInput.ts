@@ -28,7 +28,15 @@ export interface KubernetesRouteInput {
     statefulSet?: string;
     /** What happens to the volume claims of removed brokers (with statefulSet): kept (default) or deleted. */
     volumesOfRemovedBrokers?: "retain" | "delete";
+    /**
+     * The GitOps controllers deploying the StatefulSet whose recipe (leaving spec.replicas alone) the program says is in
+     * place, where ClusterScale cannot read their objects: "argo-cd", "kustomize-controller", "helm-controller".
+     */
+    gitOpsRecipes?: GitOpsControllerId[];
 }
+
+export const GITOPS_CONTROLLERS = ["argo-cd", "kustomize-controller", "helm-controller"] as const;
+export type GitOpsControllerId = (typeof GITOPS_CONTROLLERS)[number];
 
 const name = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/);
 const port = z.number().int().min(1).max(65_535).nullish();
@@ -44,6 +52,7 @@ const routeSchema = z.object({
     context: text,
     statefulSet: name.nullish(),
     volumesOfRemovedBrokers: z.enum(["retain", "delete"]).nullish(),
+    gitOpsRecipes: z.array(z.enum(GITOPS_CONTROLLERS)).nullish(),
 });
 
 const NAME_RULE = "must be a Kubernetes name: lower-case letters, digits and '-', at most 63 characters";
@@ -56,15 +65,21 @@ const REASONS = {
     context: "kubernetes.context must be a non-empty string",
     statefulSet: `kubernetes.statefulSet ${NAME_RULE}`,
     volumesOfRemovedBrokers: 'kubernetes.volumesOfRemovedBrokers must be "retain" or "delete"',
+    gitOpsRecipes: `kubernetes.gitOpsRecipes must be a list of ${GITOPS_CONTROLLERS.map((id) => `"${id}"`).join(", ")}`,
 };
 
 /** Validates the input without echoing the kubeconfig. */
 export function checkKubernetesRoute(value: unknown, fail: (property: string, reason: string) => void): KubernetesRouteInput | undefined {
-    const shape = "namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context, statefulSet, volumesOfRemovedBrokers)";
+    const shape =
+        "namespace and service (and optionally managementPort, gatewayPort, kubeconfig, context, statefulSet, volumesOfRemovedBrokers, gitOpsRecipes)";
     const checked = checkObjectInput(value, "kubernetes", routeSchema, { shape, reasons: REASONS }, fail);
     if (checked.kind === "unknown") return value as KubernetesRouteInput;
     if (checked.kind !== "valid") return undefined;
-    const { namespace, service, managementPort, gatewayPort, kubeconfig, context, statefulSet, volumesOfRemovedBrokers } = checked.value;
+    const { namespace, service, managementPort, gatewayPort, kubeconfig, context, statefulSet, volumesOfRemovedBrokers, gitOpsRecipes } = checked.value;
+    if (gitOpsRecipes != null && statefulSet == null) {
+        fail("kubernetes", "kubernetes.gitOpsRecipes needs kubernetes.statefulSet: the recipes are those of the controllers deploying it");
+        return undefined;
+    }
     if (volumesOfRemovedBrokers != null && statefulSet == null) {
         fail("kubernetes", "kubernetes.volumesOfRemovedBrokers needs kubernetes.statefulSet: the claims are the StatefulSet's");
         return undefined;
@@ -91,6 +106,7 @@ export function checkKubernetesRoute(value: unknown, fail: (property: string, re
     if (context != null) route.context = context;
     if (statefulSet != null) route.statefulSet = statefulSet;
     if (volumesOfRemovedBrokers != null) route.volumesOfRemovedBrokers = volumesOfRemovedBrokers;
+    if (gitOpsRecipes != null) route.gitOpsRecipes = [...new Set(gitOpsRecipes)];
     return route;
 }
 

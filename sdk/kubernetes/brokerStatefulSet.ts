@@ -22,7 +22,7 @@ import { type ConnectionSettings, dispatcherFor } from "../http/transport";
 import { undici } from "../http/undici";
 import { ReplicasMovedError } from "../errors";
 import { decoder } from "../schemas";
-import { accessReviewSchema, claimSchema, listSchema, podSchema, scaleSchema, statefulSetSchema } from "./workloadSchemas";
+import { accessReviewSchema, claimSchema, listSchema, objectSchema, podSchema, scaleSchema, statefulSetSchema } from "./workloadSchemas";
 import { PodView, podView } from "./podView";
 import { watchPods, WatchPodsOptions } from "./podWatch";
 
@@ -58,6 +58,10 @@ export interface StatefulSetView {
     replicaManagers: string[];
     /** The StatefulSet's own annotations. */
     annotations: Record<string, string>;
+    /** The StatefulSet's own labels. */
+    labels: Record<string, string>;
+    /** Every field manager in managedFields, whatever fields it owns (a GitOps controller that applied it, say). */
+    managers: string[];
     /**
      * spec.podManagementPolicy ("OrderedReady" unless set, as the API defaults it): with OrderedReady the controller
      * creates a pod only once every lower ordinal runs and is Ready, and removes one pod at a time, the highest first.
@@ -155,9 +159,19 @@ export class BrokerStatefulSet {
                 .join(","),
             replicaManagers: (set.metadata.managedFields ?? []).filter((entry) => ownsReplicas(entry.fieldsV1)).map((entry) => entry.manager ?? "(unnamed)"),
             annotations: set.metadata.annotations ?? {},
+            labels: set.metadata.labels ?? {},
+            managers: [...new Set((set.metadata.managedFields ?? []).map((entry) => entry.manager ?? "(unnamed)"))],
             podManagementPolicy: set.spec.podManagementPolicy ?? "OrderedReady",
             firstOrdinal: set.spec.ordinals?.start ?? 0,
         };
+    }
+
+    /**
+     * Another object of the API server as JSON, by its path (`/apis/<group>/<version>/namespaces/<ns>/<plural>/<name>`):
+     * the object that deploys the StatefulSet, say. A refusal or a 404 throws, keeping the API server's words.
+     */
+    async readObject(path: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+        return decodeJsonBody(await this.call("GET", path, { signal }), decoder("object", objectSchema));
     }
 
     async readScale(signal?: AbortSignal): Promise<ScaleView> {

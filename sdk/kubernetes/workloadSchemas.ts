@@ -80,3 +80,6 @@ export const accessReviewSchema = z.object({ status: z.object({ allowed: z.boole
 export const watchEventSchema = z.object({ type: z.string(), object: z.unknown() });
 
 export type PodObject = z.output<typeof podSchema>;
+
+/** Any object, read field by field by its caller. */
+export const objectSchema = z.record(z.string(), z.unknown());

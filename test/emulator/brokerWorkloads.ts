@@ -112,6 +112,11 @@ export class BrokerWorkloads {
     readonly neverCreated = new Set<number>();
     /** Ordinals whose containers crashed for good (CrashLoopBackOff): their brokers are down until the pod is removed. */
     private readonly crashed = new Set<number>();
+    /** Labels and annotations besides the stand-in's own (a GitOps controller's tracking marks). */
+    readonly extraLabels: Record<string, string> = {};
+    readonly extraAnnotations: Record<string, string> = {};
+    /** Managers in managedFields that own other fields than spec.replicas (a controller that applied the StatefulSet). */
+    readonly otherManagers: FieldManager[] = [];
     /** Other managers that also own `spec.replicas` (shown in managedFields) until a write through /scale takes it over. */
     readonly otherReplicaManagers: FieldManager[] = [];
     /** The field managers of the replica writes through /scale. */
@@ -183,8 +188,18 @@ export class BrokerWorkloads {
                 ...(this.leaveOutIdentity ? {} : { uid: this.statefulSetUid, creationTimestamp: iso(this.createdAt) }),
                 resourceVersion: String(this.statefulSetVersion),
                 generation: this.generation,
-                labels: { "app.kubernetes.io/component": "zeebe-broker" },
-                managedFields: managers,
+                labels: { "app.kubernetes.io/component": "zeebe-broker", ...this.extraLabels },
+                ...(Object.keys(this.extraAnnotations).length > 0 ? { annotations: { ...this.extraAnnotations } } : {}),
+                managedFields: [
+                    ...this.otherManagers.map(({ manager, operation }) => ({
+                        manager,
+                        operation,
+                        apiVersion: "apps/v1",
+                        fieldsType: "FieldsV1",
+                        fieldsV1: { "f:metadata": { "f:labels": {} }, "f:spec": { "f:template": {} } },
+                    })),
+                    ...managers,
+                ],
             },
             spec: {
                 replicas: this.replicas,

@@ -59,6 +59,12 @@ export class WorkloadApi {
     readonly reviewsAsked: string[] = [];
     /** Every request served, as `METHOD path`. */
     readonly served: string[] = [];
+    /**
+     * Objects of other API groups by path (`/apis/<group>/<version>/namespaces/<ns>/<plural>/<name>`): the objects of the
+     * controllers that deploy the StatefulSet (an Argo CD Application, a Flux Kustomization or HelmRelease). Served to
+     * GET with RBAC by plural ("get"), a 404 for a path of those groups it does not hold.
+     */
+    readonly objects = new Map<string, object>();
     /** Awaited before a claim is deleted and the deletion answered (a test holds a deletion there). */
     beforeClaimDeletion?: (name: string) => Promise<void>;
 
@@ -76,6 +82,7 @@ export class WorkloadApi {
             this.review(response, user, body);
             return true;
         }
+        if (this.serveObject(request, response, url, user)) return true;
         const route = /^\/(api\/v1|apis\/apps\/v1)\/namespaces\/([^/]+)\/(pods|persistentvolumeclaims|statefulsets)(?:\/([^/]+))?(\/scale)?$/.exec(
             url.pathname,
         );
@@ -128,6 +135,22 @@ export class WorkloadApi {
         };
         if (method === "DELETE" && this.beforeClaimDeletion !== undefined) return void this.beforeClaimDeletion(name).then(answer);
         answer();
+    }
+
+    private serveObject(request: http.IncomingMessage, response: http.ServerResponse, url: URL, user: WorkloadUser): boolean {
+        const path = /^\/apis\/(argoproj\.io|kustomize\.toolkit\.fluxcd\.io|helm\.toolkit\.fluxcd\.io)\/[^/]+\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(
+            url.pathname,
+        );
+        if (path === null) return false;
+        const [, group, namespace, plural, name] = path;
+        const object = this.objects.get(url.pathname);
+        if ((request.method ?? "GET") !== "GET") notAllowed(response);
+        else if (!(user.rules?.[plural] ?? []).includes("get")) {
+            const message = `${plural}.${group} "${name}" is forbidden: User "${user.name}" cannot get resource "${plural}" in API group "${group}" in the namespace "${namespace}"`;
+            status(response, 403, "Forbidden", message, { name, group, kind: plural });
+        } else if (object === undefined) status(response, 404, "NotFound", `${plural}.${group} "${name}" not found`, { name, group, kind: plural });
+        else json(response, 200, object);
+        return true;
     }
 
     /** A SelfSubjectAccessReview: allowed when the user's rules give the verb on the resource (rules name no objects here). */

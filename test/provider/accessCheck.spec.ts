@@ -16,6 +16,8 @@ const view = (replicas: number): StatefulSetView => ({
     podSelector: "app=zeebe",
     replicaManagers: [],
     annotations: {},
+    labels: {},
+    managers: [],
     podManagementPolicy: "Parallel",
     firstOrdinal: 0,
 });

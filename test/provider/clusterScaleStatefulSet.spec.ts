@@ -4,6 +4,7 @@
 // brokers (a broker stopped while it holds replicas is recorded as lost, so a wrong order fails here).
 import * as assert from "assert";
 import type { WorkloadOptions } from "../emulator/brokerWorkloads";
+import type { ResourceRules } from "../emulator/workloadApi";
 import { BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 import { ClusterScaleFixture, failed, mutating, printed, requestLine, succeeded } from "./clusterScaleSupport";
 
@@ -387,8 +388,8 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
     it("replicas raised by someone else above the layout: preview and up name the writer; up stops the pod the layout does not name", async () => {
         const args = { brokerCount: 5, kubernetes: route() };
         await fixture.run("up", args, { config: urls() }).then(succeeded);
-        pods.workloads.setReplicas(6, undefined, "argocd-controller");
-        const above = "spec.replicas 6 written by field manager argocd-controller (managedFields)";
+        pods.workloads.setReplicas(6, undefined, "kubectl-scale");
+        const above = "spec.replicas 6 written by kubectl (field manager kubectl-scale) (managedFields)";
         const preview = await fixture.run("preview", args, { config: urls() });
         succeeded(preview);
         assert.ok(
@@ -404,6 +405,121 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         assert.deepStrictEqual(mutating(up.requests), []);
         assert.strictEqual(replicas(), 5);
         assert.deepStrictEqual(pods.workloads.lost, []);
+    });
+
+    describe("GitOps controllers deploying the StatefulSet: named before the count moves, with their recipe", () => {
+        const APPLICATION = "/apis/argoproj.io/v1alpha1/namespaces/argocd/applications/camunda";
+        const KUSTOMIZATION = "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/camunda";
+        const HELM_RELEASE = "/apis/helm.toolkit.fluxcd.io/v2/namespaces/flux-system/helmreleases/camunda";
+        const READER: ResourceRules = { ...OPERATOR_RULES, applications: ["get"], kustomizations: ["get"], helmreleases: ["get"] };
+        const argoRule = (rule: object) => ({ spec: { ignoreDifferences: [rule], syncPolicy: { syncOptions: ["RespectIgnoreDifferences=true"] } } });
+        const REPLICAS_RULE = { group: "apps", kind: "StatefulSet", name: "platform-zeebe", jsonPointers: ["/spec/replicas"] };
+        const byArgo = () => {
+            pods.workloads.extraAnnotations["argocd.argoproj.io/tracking-id"] = "camunda:apps/StatefulSet:camunda/platform-zeebe";
+            pods.workloads.otherManagers.push({ manager: "argocd-controller", operation: "Update" });
+        };
+        const byFlux = (controller: "kustomize" | "helm") => {
+            pods.workloads.extraLabels[`${controller}.toolkit.fluxcd.io/name`] = "camunda";
+            pods.workloads.extraLabels[`${controller}.toolkit.fluxcd.io/namespace`] = "flux-system";
+        };
+        const grow = (extra: Record<string, unknown> = {}, rules = READER) => ({
+            brokerCount: 5,
+            kubernetes: route({ kubeconfig: pods.user(rules, "reader").kubeconfig, ...extra }),
+        });
+
+        it("Argo CD without its recipe, with a rule lacking group, with it: preview and up refuse the first two, naming what the Application lacks; the third scales", async () => {
+            byArgo();
+            const named =
+                "StatefulSet platform-zeebe is deployed by Argo CD (annotation argocd.argoproj.io/tracking-id): unless its recipe is in place, every sync";
+            for (const [application, lacks] of [
+                [{ spec: {} }, "Application argocd/camunda lacks its recipe: no ignoreDifferences rule for /spec/replicas of the StatefulSet"],
+                [
+                    argoRule({ ...REPLICAS_RULE, group: undefined }),
+                    "its ignoreDifferences rule for /spec/replicas has no group: apps, and a rule without group matches nothing (argo-cd#28590)",
+                ],
+            ] as const) {
+                pods.server.workloadApi!.objects.set(APPLICATION, application);
+                const preview = await fixture.run("preview", grow(), { config: urls() });
+                assert.ok(
+                    printed(preview, named, "Recipe: on the Application, ignoreDifferences [{group: apps, kind: StatefulSet, name: platform-zeebe", lacks),
+                    preview.result.stdout,
+                );
+                assert.match(failed(preview), /it would move spec\.replicas from 3, and StatefulSet platform-zeebe is deployed by Argo CD/);
+                const up = await fixture.run("up", grow(), { config: urls(), skipPreview: true });
+                assert.ok(failed(up).includes(lacks) && failed(up).includes("Nothing was sent."), failed(up));
+                assert.deepStrictEqual(mutating(up.requests), []);
+                assert.strictEqual(replicas(), 3);
+            }
+            pods.server.workloadApi!.objects.set(APPLICATION, argoRule(REPLICAS_RULE));
+            const preview = await fixture.run("preview", grow(), { config: urls() });
+            succeeded(preview);
+            assert.ok(printed(preview, named, "Its recipe is in place (read from Application argocd/camunda)"), preview.result.stdout);
+            assert.ok(!printed(preview, "spec.replicas is also written by argocd-controller"), "the controller was named twice");
+            succeeded(await fixture.run("up", grow(), { config: urls() }));
+            assert.strictEqual(replicas(), 5);
+        });
+
+        it("Flux kustomize-controller whose Kustomization cannot be read: refused until kubernetes.gitOpsRecipes says the recipe is in place", async () => {
+            byFlux("kustomize");
+            const preview = await fixture.run("preview", grow({}, OPERATOR_RULES), { config: urls() });
+            assert.ok(
+                printed(
+                    preview,
+                    "StatefulSet platform-zeebe is deployed by Flux kustomize-controller (labels kustomize.toolkit.fluxcd.io/*)",
+                    "Recipe: on the Kustomization (v1.9.0 or later), spec.ignore [{paths: [/spec/replicas], target: {group: apps, kind: StatefulSet, name: platform-zeebe}}]",
+                    "ClusterScale cannot read Kustomization flux-system/camunda (",
+                    'up changes the count only once kubernetes.gitOpsRecipes lists "kustomize-controller"',
+                ),
+                preview.result.stdout,
+            );
+            failed(preview);
+            const declared = grow({ gitOpsRecipes: ["kustomize-controller"] }, OPERATOR_RULES);
+            const again = await fixture.run("preview", declared, { config: urls() });
+            succeeded(again);
+            assert.ok(
+                printed(
+                    again,
+                    "The program says its recipe is in place (kubernetes.gitOpsRecipes; ClusterScale cannot read Kustomization flux-system/camunda)",
+                ),
+                again.result.stdout,
+            );
+            succeeded(await fixture.run("up", declared, { config: urls() }));
+            assert.strictEqual(replicas(), 5);
+        });
+
+        it("Flux helm-controller: its HelmRelease read, without and with the post-renderer that removes /spec/replicas", async () => {
+            byFlux("helm");
+            pods.server.workloadApi!.objects.set(HELM_RELEASE, { spec: { driftDetection: { ignore: [{ paths: ["/spec/replicas"] }] } } });
+            const preview = await fixture.run("preview", grow(), { config: urls() });
+            assert.ok(
+                printed(
+                    preview,
+                    "HelmRelease flux-system/camunda lacks its recipe: no postRenderers kustomize patch removing /spec/replicas from the StatefulSet (driftDetection.ignore does not cover upgrades)",
+                ),
+                preview.result.stdout,
+            );
+            failed(preview);
+            const patch = "- op: remove\n  path: /spec/replicas\n";
+            pods.server.workloadApi!.objects.set(HELM_RELEASE, {
+                spec: { postRenderers: [{ kustomize: { patches: [{ target: { kind: "StatefulSet", name: "platform-zeebe" }, patch }] } }] },
+            });
+            succeeded(await fixture.run("up", grow(), { config: urls() }));
+            assert.strictEqual(replicas(), 5);
+        });
+
+        it("a layout that does not move the count: the controller is named, nothing refused; a bad kubernetes.gitOpsRecipes is refused naming the field", async () => {
+            byArgo();
+            pods.server.workloadApi!.objects.set(KUSTOMIZATION, {});
+            const same = { brokerCount: 3, kubernetes: route() };
+            const preview = await fixture.run("preview", same, { config: urls() });
+            succeeded(preview);
+            assert.ok(
+                printed(preview, "StatefulSet platform-zeebe is deployed by Argo CD", "ClusterScale cannot read Application argocd/camunda"),
+                preview.result.stdout,
+            );
+            const bad = await fixture.run("preview", { brokerCount: 3, kubernetes: route({ gitOpsRecipes: ["argocd"] }) }, { config: urls() });
+            assert.match(failed(bad), /kubernetes\.gitOpsRecipes must be a list of "argo-cd", "kustomize-controller", "helm-controller"/);
+        });
     });
 
     it("replicas lowered by someone else below the layout's highest broker: preview refuses, naming the brokers and their partitions", async () => {

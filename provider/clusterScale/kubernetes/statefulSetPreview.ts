@@ -14,6 +14,8 @@ import { decideNext, isWorkloadRefusal, replicasFor } from "../reconcileDecision
 import { ranReplicas, removedOrdinals } from "./removedOrdinals";
 import { neededAccess, refuseMissingAccess } from "./accessCheck";
 import { otherWritersNote } from "./replicaWriters";
+import { CONTROLLER_MANAGERS, type ControllerId } from "./gitOpsControllers";
+import { controllerText, readControllers } from "./gitOpsRecipes";
 import { REPLICAS_ANNOTATION, REPLICAS_LEFT_TO } from "../../shared/replicasAnnotation";
 
 export interface RolloutPreview {
@@ -27,8 +29,11 @@ export async function previewRollout(
     statefulSet: BrokerStatefulSet,
     desired: readonly number[],
     current: readonly BrokerState[],
-    /** volumesOfRemovedBrokers: delete; what the last up recorded of the StatefulSet (its most pods, its uid). */
-    options: { delete: boolean; recordedReplicas?: number; recordedUid?: string },
+    /**
+     * volumesOfRemovedBrokers: delete; what the last up recorded of the StatefulSet (its most pods, its uid); the
+     * controllers whose recipe the program says is in place.
+     */
+    options: { delete: boolean; recordedReplicas?: number; recordedUid?: string; gitOpsRecipes: readonly ControllerId[] },
 ): Promise<RolloutPreview> {
     const sts = statefulSet.ref.statefulSet;
     let view;
@@ -45,6 +50,9 @@ export async function previewRollout(
         }
         throw kubernetesFailure(name, `read StatefulSet ${sts} or its pods`, PERMISSIONS.read, error);
     }
+    // Named whether or not they own spec.replicas yet: their next sync is what moves it.
+    const controllers = await readControllers(statefulSet, view, options.gitOpsRecipes);
+    for (const reading of controllers) tell(name, controllerText(reading, sts));
     const podNames = new Set(pods.map((pod) => pod.name));
     const members = current.filter((broker) => broker.state !== "LEFT");
     // The refusals up would meet before changing anything, decided as up decides them: a round that finds the cluster
@@ -59,7 +67,7 @@ export async function previewRollout(
         unclearSends: 0,
         maxUnclearSends: 1,
         layoutApplied: false,
-        workload: workloadFacts(view, pods),
+        workload: workloadFacts(view, pods, [], controllers),
     });
     if (isWorkloadRefusal(first)) {
         const losing =
@@ -78,7 +86,9 @@ export async function previewRollout(
         neededAccess(statefulSet, view, { needed, ranReplicas: ranReplicas(options.recordedReplicas, view.replicas), deleteVolumes: options.delete }),
     );
     const leftToUs = view.annotations[REPLICAS_ANNOTATION] === REPLICAS_LEFT_TO;
-    for (const manager of view.replicaManagers.filter((other) => other !== FIELD_MANAGER)) {
+    // A controller named above is not named again as a writer of the field.
+    const named = new Set(controllers.map((reading) => CONTROLLER_MANAGERS[reading.id]));
+    for (const manager of view.replicaManagers.filter((other) => other !== FIELD_MANAGER && !named.has(other))) {
         const line = otherManagerLine(manager, leftToUs);
         if (line !== undefined) tell(name, `StatefulSet ${sts}: ${line}`);
     }

@@ -9,6 +9,7 @@ import { count, say, subject } from "../messages";
 import { messageOf } from "../../shared/messageOf";
 import type { PodFact, WorkloadFacts, WorkloadRefusal } from "../reconcileDecision";
 import { lowerCountCause, otherWritersNote } from "./replicaWriters";
+import { type ControllerReading, controllerText } from "./gitOpsRecipes";
 
 /** What RBAC must allow, by the step that needs it. */
 export const PERMISSIONS = {
@@ -68,8 +69,14 @@ export function claimsOf(statefulSet: BrokerStatefulSet, view: StatefulSetView, 
 }
 
 /** The StatefulSet as the decision sees it: its replicas, how it manages and numbers pods, its pods, claims to delete. */
-export function workloadFacts(view: StatefulSetView, pods: readonly PodView[], claimsToDelete: readonly string[] = []): WorkloadFacts {
+export function workloadFacts(
+    view: StatefulSetView,
+    pods: readonly PodView[],
+    claimsToDelete: readonly string[] = [],
+    controllers: readonly ControllerReading[] = [],
+): WorkloadFacts {
     return {
+        controllers,
         replicas: view.replicas,
         orderedReady: view.podManagementPolicy === "OrderedReady",
         firstOrdinal: view.firstOrdinal,
@@ -87,6 +94,8 @@ export function refusalText(statefulSet: BrokerStatefulSet, view: StatefulSetVie
             return ordinalsRefusal(statefulSet, step.start);
         case "refuseOrderedStart":
             return orderedStartRefusal(statefulSet, step.blocked, step.notReady);
+        case "refuseController":
+            return `it would move spec.replicas from ${view.replicas}, and ${step.controllers.map((reading) => controllerText(reading, statefulSet.ref.statefulSet)).join(" ")}`;
     }
 }
 
