@@ -28,7 +28,7 @@ import {
     workloadFacts,
 } from "./kubernetes/statefulSetSteps";
 import { neededAccess, refuseMissingAccess } from "./kubernetes/accessCheck";
-import { movedBeforeScaling, movedBeforeSend, raisedBeforeClaims } from "./kubernetes/countMoved";
+import { movedBeforeLowering, movedBeforeSend, raisedBeforeClaims } from "./kubernetes/countMoved";
 import { type ControllerReading, readControllers } from "./kubernetes/gitOpsRecipes";
 import { ReplicasMovedError } from "../../sdk/errors";
 import { count, describeLayout, pendingText, say, subject } from "./messages";
@@ -168,18 +168,15 @@ export async function reconcile(
             case "waitForPending":
                 return waitForPending(step, state!, nextRound);
             case "grow":
+                await scaleStatefulSet(name, statefulSet!, workload!.view, step.to);
+                return next;
             case "shrink":
                 try {
                     await scaleStatefulSet(name, statefulSet!, workload!.view, step.to);
                 } catch (error) {
                     if (!(error instanceof ReplicasMovedError)) throw error;
-                    const reason = movedBeforeScaling(
-                        statefulSet!,
-                        await readAgain(name, statefulSet!),
-                        { ...step, found: error.replicas },
-                        olds?.statefulSetUid,
-                    );
-                    if (step.kind === "grow") throw new Error(`${subject(name)}: kubernetes.statefulSet: ${reason}`);
+                    const view = await readAgain(name, statefulSet!);
+                    const reason = movedBeforeLowering(statefulSet!, view, { ...step, found: error.replicas }, olds?.statefulSetUid);
                     return fail(progress.outputs!, `kubernetes.statefulSet: ${reason}`, progress);
                 }
                 return next;

@@ -94,7 +94,8 @@ export function useRealCluster(): { start(spec?: Partial<WorkloadSpec>): Promise
                 },
             };
             // The emulator starts with brokers 0-2: those pods are Ready; others only once their brokers are members.
-            if (spec.firstOrdinal === undefined) await cluster.waitReady(Math.min(3, spec.replicas ?? 3));
+            // A StatefulSet the test makes itself (byProgram) is waited for by the test.
+            if (spec.firstOrdinal === undefined && !spec.byProgram) await cluster.waitReady(Math.min(3, spec.replicas ?? 3));
             return cluster;
         },
     };

@@ -18,18 +18,17 @@ export function movedBeforeSend(statefulSet: BrokerStatefulSet, view: StatefulSe
     );
 }
 
-/** Replicas were to go from `from` to `to`; right before the write they were `found`, written by someone else. */
-export function movedBeforeScaling(
+/** Replicas were to go down from `from` to `to`; right before the write they were `found`, written by someone else. */
+export function movedBeforeLowering(
     statefulSet: BrokerStatefulSet,
     view: StatefulSetView,
     move: { from: number; to: number; found: number },
     recordedUid: string | undefined,
 ): string {
     const sts = statefulSet.ref.statefulSet;
-    const raising = move.to > move.from;
     return (
-        `StatefulSet ${sts}: spec.replicas is ${move.found}, not the ${move.from} this up read before ${raising ? "raising" : "lowering"} it to ${move.to}: ` +
-        `${lowerCountCause(sts, view, recordedUid)}. ${raising ? "Nothing was sent" : "Nothing was lowered (the layout change completed: the next up lowers it)"}; ${RECIPE}`
+        `StatefulSet ${sts}: spec.replicas is ${move.found}, not the ${move.from} this up read before lowering it to ${move.to}: ` +
+        `${lowerCountCause(sts, view, recordedUid)}. Nothing was lowered (the layout change completed: the next up lowers it); ${RECIPE}`
     );
 }
 

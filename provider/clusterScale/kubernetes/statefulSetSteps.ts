@@ -36,9 +36,10 @@ export function existingClaims(name: string, statefulSet: BrokerStatefulSet, nam
 }
 
 /**
- * Raises or lowers spec.replicas from `from` (the count the round observed), with a line saying which pods start or
- * stop and why. Another count read right before the write (someone else moved it since) writes nothing and throws
- * ReplicasMovedError, for the caller to stop.
+ * Raises or lowers spec.replicas from the count the round observed, with a line saying which pods start or stop and
+ * why. Raising, another client's write in between is read again and the count set (the look before the layout change
+ * catches a count set back afterwards); lowering, another count read right before the write (someone else moved it
+ * since) writes nothing and throws ReplicasMovedError, for the caller to stop.
  */
 export async function scaleStatefulSet(name: string, statefulSet: BrokerStatefulSet, view: StatefulSetView, to: number): Promise<void> {
     const sts = statefulSet.ref.statefulSet;
@@ -49,7 +50,7 @@ export async function scaleStatefulSet(name: string, statefulSet: BrokerStateful
             name,
             `StatefulSet ${sts}: replicas ${from} → ${to} (${podsText(statefulSet, to, from)} stop; the layout no longer names them${otherWritersNote(view)})`,
         );
-    const { previous, conflicts } = await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to, { from }));
+    const { previous, conflicts } = await step(name, "scale the StatefulSet", PERMISSIONS.scale, () => statefulSet.scaleTo(to, to < from ? { from } : {}));
     if (conflicts > 0) {
         say(
             name,
