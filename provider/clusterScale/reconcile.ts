@@ -21,7 +21,7 @@ import {
     observeStatefulSet,
     deleteClaims,
     podList,
-    readAgain,
+    readStatefulSet,
     refusalText,
     scaleStatefulSet,
     waitForPods,
@@ -175,7 +175,7 @@ export async function reconcile(
                     await scaleStatefulSet(name, statefulSet!, workload!.view, step.to);
                 } catch (error) {
                     if (!(error instanceof ReplicasMovedError)) throw error;
-                    const view = await readAgain(name, statefulSet!);
+                    const view = await readStatefulSet(name, statefulSet!);
                     const reason = movedBeforeLowering(statefulSet!, view, { ...step, found: error.replicas }, olds?.statefulSetUid);
                     return fail(progress.outputs!, `kubernetes.statefulSet: ${reason}`, progress);
                 }
@@ -199,7 +199,7 @@ export async function reconcile(
                 };
             case "deleteClaims": {
                 // The pods of removed brokers are gone; a count raised meanwhile would start them again on these claims.
-                const view = await readAgain(name, statefulSet!);
+                const view = await readStatefulSet(name, statefulSet!);
                 const needed = replicasFor(desired.brokers);
                 if (view.replicas > needed)
                     return fail(progress.outputs!, `kubernetes.statefulSet: ${raisedBeforeClaims(statefulSet!, view, needed, olds?.statefulSetUid)}`, progress);
@@ -290,7 +290,7 @@ export async function reconcile(
         if (statefulSet !== undefined) {
             // The pods a wait saw running decided this round: a count moved since (a controller setting it back) would
             // stop brokers the change is about to name.
-            const view = await readAgain(name, statefulSet);
+            const view = await readStatefulSet(name, statefulSet);
             const needed = replicasFor(desired.brokers);
             if (view.replicas < needed)
                 throw new Error(`${subject(name)}: kubernetes.statefulSet: ${movedBeforeSend(statefulSet, view, needed, olds?.statefulSetUid)}`);

@@ -4,16 +4,15 @@
 // managedFields (replicaWriters.ts) and what was left undone for the next up.
 import type { BrokerStatefulSet, StatefulSetView } from "../../../sdk/kubernetes/brokerStatefulSet";
 import { lowerCountCause } from "./replicaWriters";
-import { podList } from "./statefulSetSteps";
+import { podsText } from "./statefulSetSteps";
 
 const RECIPE = "leave the count to ClusterScale (see the README's \"Who owns .spec.replicas\" for each controller's recipe)";
 
 /** The layout change needs `needed` pods; the count read right before sending it is lower. */
 export function movedBeforeSend(statefulSet: BrokerStatefulSet, view: StatefulSetView, needed: number, recordedUid: string | undefined): string {
-    const stopping = range(view.replicas, needed);
     return (
         `StatefulSet ${statefulSet.ref.statefulSet}: spec.replicas is ${view.replicas} right before the layout change, not the ${needed} it needs ` +
-        `(${podList(statefulSet, stopping)} stop): ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}. No layout change was sent; ` +
+        `(${podsText(statefulSet, view.replicas, needed)} stop): ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}. No layout change was sent; ` +
         `${RECIPE}, then run up again`
     );
 }
@@ -34,14 +33,9 @@ export function movedBeforeLowering(
 
 /** Claims of removed brokers were to go; right before, the count was raised above the layout's again. */
 export function raisedBeforeClaims(statefulSet: BrokerStatefulSet, view: StatefulSetView, needed: number, recordedUid: string | undefined): string {
-    const starting = range(needed, view.replicas);
     return (
         `StatefulSet ${statefulSet.ref.statefulSet}: spec.replicas is ${view.replicas} again, above the layout's ${needed}, right before the claims of removed ` +
-        `brokers were to be deleted (${podList(statefulSet, starting)} start on them): ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}. ` +
+        `brokers were to be deleted (${podsText(statefulSet, needed, view.replicas)} start on them): ${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}. ` +
         `No claim was deleted (the layout change completed: the next up lowers the count and deletes them); ${RECIPE}`
     );
-}
-
-function range(from: number, to: number): number[] {
-    return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 }

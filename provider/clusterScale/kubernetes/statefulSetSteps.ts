@@ -25,7 +25,7 @@ export async function observeStatefulSet(
     statefulSet: BrokerStatefulSet,
     seen: { view: StatefulSetView; pods: PodView[] } | undefined,
 ): Promise<{ view: StatefulSetView; pods: PodView[] }> {
-    const view = seen?.view ?? (await step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read()));
+    const view = seen?.view ?? (await readStatefulSet(name, statefulSet));
     const pods = seen?.pods ?? (await step(name, "list the brokers' pods", PERMISSIONS.pods, () => statefulSet.pods(view.podSelector))).pods;
     return { view, pods };
 }
@@ -184,8 +184,8 @@ export async function waitForPods(
     }
 }
 
-/** Reads the StatefulSet (not its pods) once more, right before an act that depends on its count. */
-export function readAgain(name: string, statefulSet: BrokerStatefulSet): Promise<StatefulSetView> {
+/** Reads the StatefulSet (not its pods): for a round, and once more right before an act that depends on its count. */
+export function readStatefulSet(name: string, statefulSet: BrokerStatefulSet): Promise<StatefulSetView> {
     return step(name, "read the StatefulSet", PERMISSIONS.read, () => statefulSet.read());
 }
 
@@ -219,7 +219,7 @@ export function podList(statefulSet: BrokerStatefulSet, ordinals: readonly numbe
 }
 
 /** The pods of ordinals from..to-1. */
-function podsText(statefulSet: BrokerStatefulSet, from: number, to: number): string {
+export function podsText(statefulSet: BrokerStatefulSet, from: number, to: number): string {
     return podList(
         statefulSet,
         Array.from({ length: to - from }, (_, i) => from + i),
