@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { type BrokerPods, OPERATOR_RULES, startBrokerPods } from "../support/brokerPods";
 import { useEmulator } from "../support/emulator";
 import { CliStack, type CliResult } from "./cliStack";
-import { type StopPoint, servedCount, stoppedUp } from "./stoppedRun";
+import { type StopPoint, arrivals, stoppedUp } from "./stoppedRun";
 import { printed, succeeded } from "./cliAssertions";
 import { mainVersion } from "./pulumiBin";
 
@@ -27,7 +27,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
             const emulator = useEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 300 }, { resetEach: false });
             let pods: BrokerPods;
             let stack: CliStack;
-            const served = () => servedCount(emulator(), pods);
+            const arrived = () => arrivals(emulator(), pods);
             const accepted = () => (emulator().control.state() as { acceptedChanges: number }).acceptedChanges;
             const replicas = () => (pods.workloads.scale() as { spec: { replicas: number } }).spec.replicas;
 
@@ -55,7 +55,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
             async function stage(to: number, at: StopPoint, afterStop: () => void = () => undefined): Promise<CliResult> {
                 const changesBefore = accepted();
                 await stack.setConfig({ brokerCount: String(to) });
-                const run = await stoppedUp(stack, stop, at, served);
+                const run = await stoppedUp(stack, stop, at, arrived);
                 afterStop();
                 const resumed = await stack.up("--skip-preview");
                 succeeded(resumed);
@@ -118,7 +118,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                         config: { "platform:managementUrl": emulator().managementUrl, "platform:gatewayUrl": emulator().gatewayUrl },
                     });
                     try {
-                        await stoppedUp(stack, stop, { line: "accepted" }, () => servedCount(emulator()));
+                        await stoppedUp(stack, stop, { line: "accepted" }, () => arrivals(emulator()));
                         const state = await stack.exportState();
                         // A killed CLI recorded the create as a pending operation; a cancelled one recorded the resource
                         // with the change in flight (a partial failure).
@@ -158,7 +158,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                         secrets: { "platform:clientSecret": CLIENT.clientSecret, paymentsApiKey: "payments-key-7f3a" },
                     });
                     try {
-                        const run = await stoppedUp(stack, stop, { line: "is Creating" }, () => servedCount(emulator()));
+                        const run = await stoppedUp(stack, stop, { line: "is Creating" }, () => arrivals(emulator()));
                         const [made] = emulator().control.hostedClusters();
                         if (refreshBetween) succeeded(await stack.refresh());
                         if (interrupted) {
@@ -204,7 +204,7 @@ export function describeStoppedUps(stop: "SIGKILL" | "SIGINT"): void {
                 try {
                     // The details wait while the cluster is not ready (412): the stop comes while the client is new.
                     emulator().control.setHostedClusterStatus(clusterId, "Updating");
-                    await stoppedUp(stack, stop, { line: "created client worker" }, () => servedCount(emulator()));
+                    await stoppedUp(stack, stop, { line: "created client worker" }, () => arrivals(emulator()));
                     emulator().control.setHostedClusterStatus(clusterId, null);
                     assert.equal(clients().length, 1);
                     if (!interrupted) {

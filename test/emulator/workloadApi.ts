@@ -57,8 +57,8 @@ export class WorkloadApi {
     accessReviews: "answered" | "forbidden" = "answered";
     /** The reviews asked, as `verb resource[/subresource] [name]`. */
     readonly reviewsAsked: string[] = [];
-    /** Every request served, as `METHOD path`. */
-    readonly served: string[] = [];
+    /** Every request served, as `METHOD path`, with the time it arrived (ms since the epoch). */
+    readonly served: { at: number; request: string }[] = [];
     /**
      * Objects of other API groups by path (`/apis/<group>/<version>/namespaces/<ns>/<plural>/<name>`): the objects of the
      * controllers that deploy the StatefulSet (an Argo CD Application, a Flux Kustomization or HelmRelease). Served to
@@ -72,7 +72,7 @@ export class WorkloadApi {
 
     /** Serves the request when it is one of these resources or discovery; false when the path is none of them. */
     handle(request: http.IncomingMessage, response: http.ServerResponse, url: URL, user: WorkloadUser, body: Buffer): boolean {
-        this.served.push(`${request.method ?? "GET"} ${url.pathname}`);
+        this.served.push({ at: Date.now(), request: `${request.method ?? "GET"} ${url.pathname}` });
         const discovery = DISCOVERY[url.pathname];
         if (discovery && request.method === "GET") {
             json(response, 200, typeof discovery === "function" ? discovery(request) : discovery);

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { printed, succeeded } from "../cli/cliAssertions";
-import { servedCount, stoppedUp } from "../cli/stoppedRun";
+import { arrivals, stoppedUp } from "../cli/stoppedRun";
 import { useEmulator } from "../support/emulator";
 import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { languageStack } from "./languageTools";
@@ -19,7 +19,7 @@ for (const stop of ["SIGKILL", "SIGINT"] as const) {
                 config: { managementUrl: emulator().managementUrl, brokerCount: "5" },
             });
             try {
-                const run = await stoppedUp(stack, stop, { line: "accepted" }, () => servedCount(emulator()));
+                const run = await stoppedUp(stack, stop, { line: "accepted" }, () => arrivals(emulator()));
                 if (stop === "SIGINT") printed(run, "ran: it goes on in the cluster, and the next up waits for it");
                 succeeded(await stack.up());
                 assert.equal((emulator().control.state() as { acceptedChanges: number }).acceptedChanges, 1, "a second layout change was accepted");
