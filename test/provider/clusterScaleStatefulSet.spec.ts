@@ -368,9 +368,12 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         it("raised to 5 again by argocd-controller once the removed pods are gone: no claim is deleted", async () => {
             await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
             const args = { brokerCount: 3, kubernetes: route({ volumesOfRemovedBrokers: "delete" }) };
-            const gone = (pod: any) => pod.metadata.name === "platform-zeebe-4";
+            // Once both removed pods are gone (the up's wait ends there; they may go in either order), before its look.
+            const removed = new Set(["platform-zeebe-3", "platform-zeebe-4"]);
             const stop = pods.workloads.watch("Pod", undefined, (event) => {
-                if (event.type !== "DELETED" || !gone(event.object)) return;
+                if (event.type !== "DELETED") return;
+                removed.delete((event.object as { metadata: { name: string } }).metadata.name);
+                if (removed.size > 0) return;
                 stop();
                 setImmediate(() => pods.workloads.setReplicas(5, undefined, "argocd-controller"));
             });
