@@ -2,7 +2,14 @@
 import { z } from "zod";
 import { adminCredentialsDeclaration } from "../shared/declarations";
 
-const member = z.object({ name: z.string(), email: z.string(), roles: z.array(z.string()), invitePending: z.boolean() }).meta({ id: "Member" });
+const member = z
+    .object({
+        name: z.string().describe("The member's name."),
+        email: z.string().describe("The member's email address."),
+        roles: z.array(z.string()).describe("The member's roles in the organization."),
+        invitePending: z.boolean().describe("Whether the member has not accepted the invitation yet."),
+    })
+    .meta({ id: "Member", description: "A member of the organization." });
 const settings = adminCredentialsDeclaration.shape;
 
 export const adminClientDeclaration = {
@@ -19,7 +26,7 @@ export const adminClientDeclaration = {
         audience: z.string(),
         baseUrl: z.string(),
         members: z.array(member).describe("The organization's members when last listed (create, update or refresh)."),
-        memberCount: z.number().int(),
+        memberCount: z.number().int().describe("How many members the organization had when last listed."),
         tokenExpiresAt: z.string().describe("When the token used for the last listing expires (ISO 8601)."),
     }),
 };
@@ -27,5 +34,5 @@ export const adminClientDeclaration = {
 export const getMembersDeclaration = {
     description: "The organization's members, read with the administration API's client credentials.",
     inputs: z.object(settings),
-    outputs: z.object({ members: z.array(member) }),
+    outputs: z.object({ members: z.array(member).describe("The organization's members.") }),
 };

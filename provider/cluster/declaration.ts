@@ -38,27 +38,46 @@ export const clusterDeclaration = {
         autoUpdate: z.boolean(),
         status: z.string().describe("The status the cluster last reported: Healthy after an up that succeeded."),
         generation: z.string().describe("The generation the cluster runs (its name)."),
-        generationId: z.string(),
-        channelId: z.string(),
-        regionId: z.string(),
-        planTypeId: z.string(),
+        generationId: z.string().describe("The id of the generation the cluster runs."),
+        channelId: z.string().describe("The id of the cluster's channel."),
+        regionId: z.string().describe("The id of the cluster's region."),
+        planTypeId: z.string().describe("The id of the cluster's plan type."),
         links: z.record(z.string(), z.string()).describe("Where the cluster's applications answer: zeebe, operate, tasklist, optimize, console, connectors."),
-        created: z.string(),
+        created: z.string().describe("When the cluster was created (ISO 8601)."),
     }),
 };
 
-const namedOption = z.object({ id: z.string(), name: z.string() }).meta({ id: "NamedOption" });
+const namedOption = z
+    .object({ id: z.string().describe("The option's id."), name: z.string().describe("The option's display name.") })
+    .meta({ id: "NamedOption", description: "A generation or plan type: its id and its display name." });
 
 export const getClusterParametersDeclaration = {
     description: "What clusters of the organization can be created with: channels (with their generations), plan types and regions.",
     inputs: z.object(adminCredentialsDeclaration.shape),
     outputs: z.object({
-        channels: z.array(
-            z
-                .object({ id: z.string(), name: z.string(), defaultGeneration: namedOption, allowedGenerations: z.array(namedOption) })
-                .meta({ id: "ClusterChannel" }),
-        ),
-        planTypes: z.array(namedOption),
-        regions: z.array(z.object({ id: z.string(), name: z.string(), provider: z.string().optional() }).meta({ id: "ClusterRegion" })),
+        channels: z
+            .array(
+                z
+                    .object({
+                        id: z.string().describe("The channel's id."),
+                        name: z.string().describe("The channel's display name."),
+                        defaultGeneration: namedOption.describe("The generation a cluster of this channel gets unless one is named."),
+                        allowedGenerations: z.array(namedOption).describe("The generations a cluster of this channel may run."),
+                    })
+                    .meta({ id: "ClusterChannel", description: "A release channel and its generations." }),
+            )
+            .describe("The channels clusters can be created on."),
+        planTypes: z.array(namedOption).describe("The plan types clusters can be created with."),
+        regions: z
+            .array(
+                z
+                    .object({
+                        id: z.string().describe("The region's id."),
+                        name: z.string().describe("The region's display name."),
+                        provider: z.string().optional().describe("The cloud provider of the region, where the API names it."),
+                    })
+                    .meta({ id: "ClusterRegion", description: "A region clusters can be created in." }),
+            )
+            .describe("The regions clusters can be created in."),
     }),
 };

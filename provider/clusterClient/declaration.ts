@@ -26,11 +26,11 @@ export const clusterClientDeclaration = {
         credentials: adminCredentialsDeclaration.optional().meta({ secret: true }),
     }),
     outputs: z.object({
-        clientId: z.string(),
+        clientId: z.string().describe("The client's id, for its client-credentials grant."),
         clientSecret: z.string().meta({ secret: true }).describe("The client's secret (a secret)."),
-        zeebeAddress: z.string(),
-        authorizationServerUrl: z.string(),
-        audience: z.string(),
+        zeebeAddress: z.string().describe("The address the cluster's engine answers on for this client."),
+        authorizationServerUrl: z.string().describe("The token endpoint the client gets its tokens from."),
+        audience: z.string().describe("The audience the client's token requests name."),
         permissions: z.array(z.string()),
     }),
 };

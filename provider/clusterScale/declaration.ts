@@ -7,10 +7,10 @@ const int = () => z.number().int();
 const managementAuth = z
     .object({
         headers: z.record(z.string(), z.string()).optional().describe("Fixed headers sent with every management and gateway request, e.g. Authorization."),
-        clientId: z.string().optional(),
-        clientSecret: z.string().optional(),
-        oauthUrl: z.string().optional(),
-        audience: z.string().optional(),
+        clientId: z.string().optional().describe("Client id of a client-credentials grant for the management API."),
+        clientSecret: z.string().optional().describe("Client secret of that grant."),
+        oauthUrl: z.string().optional().describe("Token endpoint of that grant."),
+        audience: z.string().optional().describe("Audience asked for in that grant's token request."),
     })
     .meta({ id: "ManagementAuth", description: "Credentials for a management API behind authentication: fixed headers and/or a client-credentials grant." });
 
@@ -39,20 +39,41 @@ const kubernetesRoute = z
         description: "The Kubernetes side: the route through the API server's service proxy, and/or the brokers' StatefulSet kept in step.",
     });
 
-const partitionReplica = z.object({ id: int(), priority: int(), state: z.string() }).meta({ id: "PartitionReplica" });
-const brokerLayout = z.object({ id: int(), state: z.string(), partitions: z.array(partitionReplica) }).meta({ id: "BrokerLayout" });
+const partitionReplica = z
+    .object({
+        id: int().describe("Partition id."),
+        priority: int().describe("Leader-election priority of this replica on this broker."),
+        state: z.string().describe("The replica's state, e.g. ACTIVE."),
+    })
+    .meta({ id: "PartitionReplica", description: "A replica of a partition on a broker." });
+const brokerLayout = z
+    .object({
+        id: int().describe("Broker id."),
+        state: z.string().describe("The broker's state, e.g. ACTIVE."),
+        partitions: z.array(partitionReplica).describe("The partition replicas the broker holds (possibly none)."),
+    })
+    .meta({ id: "BrokerLayout", description: "A broker of the cluster and the partition replicas it holds." });
 const plannedChange = z
     .object({
-        operation: z.string(),
-        brokerId: int().optional(),
-        partitionId: int().optional(),
-        priority: int().optional(),
-        brokers: z.array(int()).optional(),
+        operation: z
+            .string()
+            .describe(
+                "BROKER_ADD, PARTITION_JOIN, PARTITION_LEAVE, PARTITION_RECONFIGURE_PRIORITY, PARTITION_BOOTSTRAP, AWAIT_REDISTRIBUTION or AWAIT_RELOCATION.",
+            ),
+        brokerId: int().optional().describe("The broker the operation acts on."),
+        partitionId: int().optional().describe("The partition, for partition operations."),
+        priority: int().optional().describe("The replica's priority, for PARTITION_JOIN, PARTITION_BOOTSTRAP and PARTITION_RECONFIGURE_PRIORITY."),
+        brokers: z.array(int()).optional().describe("Brokers named by the operation, where the cluster lists them."),
     })
-    .meta({ id: "PlannedChange" });
+    .meta({ id: "PlannedChange", description: "One operation of a layout change, in the order the cluster runs them." });
 const changeRecord = z
-    .object({ id: int(), status: z.string(), startedAt: z.string().optional(), completedAt: z.string().optional() })
-    .meta({ id: "ChangeRecord" });
+    .object({
+        id: int().describe("The change's id."),
+        status: z.string().describe("The change's status, e.g. COMPLETED."),
+        startedAt: z.string().optional().describe("When the change started (ISO 8601)."),
+        completedAt: z.string().optional().describe("When the change completed (ISO 8601)."),
+    })
+    .meta({ id: "ChangeRecord", description: "A layout change as the cluster records it." });
 
 export const clusterScaleDeclaration = {
     description:
@@ -92,6 +113,6 @@ export const clusterScaleDeclaration = {
         intendedReplicationFactor: int().optional().describe("The replication factor every request names: the input, else the one recorded before."),
         plannedChanges: z.array(plannedChange).describe("The operations of the last applied change, in execution order: the first 100."),
         plannedChangeCount: int().describe("How many operations the last applied change had."),
-        lastChange: changeRecord.optional(),
+        lastChange: changeRecord.optional().describe("The last change the cluster completed, as it records it."),
     }),
 };

@@ -15,15 +15,24 @@ export const ipAllowlistDeclaration = {
                 z
                     .object({
                         ip: z.string().describe("An IPv4 or IPv6 address or CIDR range, or several separated by commas."),
-                        description: z.string().optional(),
+                        description: z.string().optional().describe("What the entry is for."),
                     })
-                    .meta({ id: "IpAllowlistEntry" }),
+                    .meta({ id: "IpAllowlistEntry", description: "One entry of a cluster's IP allowlist." }),
             )
             .describe("The whole list; empty lifts every restriction."),
         credentials: adminCredentialsDeclaration.optional().meta({ secret: true }),
     }),
     outputs: z.object({
         clusterId: z.string(),
-        entries: z.array(z.object({ ip: z.string(), description: z.string() }).meta({ id: "IpAllowlistEntryState" })),
+        entries: z
+            .array(
+                z
+                    .object({
+                        ip: z.string().describe("The address or range as the platform lists it."),
+                        description: z.string().describe("What the entry is for (empty when none)."),
+                    })
+                    .meta({ id: "IpAllowlistEntryState", description: "One entry of a cluster's IP allowlist as the platform lists it." }),
+            )
+            .describe("The list as the platform holds it."),
     }),
 };

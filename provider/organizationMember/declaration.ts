@@ -18,7 +18,7 @@ export const organizationMemberDeclaration = {
         email: z.string(),
         roles: z.array(z.string()).describe("The person's assignable roles as the organization lists them (the owner: the roles the program declared)."),
         name: z.string().describe("The name the person signed up with; empty while the invitation is pending."),
-        invitePending: z.boolean(),
+        invitePending: z.boolean().describe("Whether the person has not accepted the invitation yet."),
         owner: z.boolean().describe("Whether the person is the organization's owner (whose roles are left as they are)."),
     }),
 };

@@ -38,7 +38,13 @@ interface ObjectType {
     required?: string[];
 }
 
-export function packageSchema(version: string): Record<string, unknown> {
+/** What the schema takes from package.json: the version, and the repository (https://github.com/<owner>/<name>). */
+export interface PackageInfo {
+    version: string;
+    repository: string;
+}
+
+export function packageSchema({ version, repository }: PackageInfo): Record<string, unknown> {
     const types: Record<string, ObjectType> = {};
     const resources: Record<string, unknown> = {};
     const functions: Record<string, unknown> = {};
@@ -57,6 +63,12 @@ export function packageSchema(version: string): Record<string, unknown> {
         description:
             "Cluster layouts (brokers, partitions, replication factor) and the organization (members, clusters, API clients) of a workflow-engine platform.",
         license: "Apache-2.0",
+        publisher: "pulumi-platform",
+        repository,
+        homepage: repository,
+        keywords: ["kubernetes", "workflow-engine", "category/infrastructure", "kind/native"],
+        // The CLI fetches the plugin from the repository's GitHub release v<version> when a program first needs it.
+        pluginDownloadURL: releaseLocation(repository),
         language: {
             csharp: { rootNamespace: "PulumiPlatform", respectSchemaVersion: true },
             go: { importBasePath: "pulumi-platform/sdk/go/platform", generateResourceContainerTypes: false, respectSchemaVersion: true },
@@ -75,6 +87,13 @@ export function packageSchema(version: string): Record<string, unknown> {
     };
 }
 
+/** github://api.github.com/<owner>/<name>: the release assets of the repository, as the CLI names such a location. */
+function releaseLocation(repository: string): string {
+    const match = /^https:\/\/github\.com\/([^/]+)\/([^/]+)$/.exec(repository);
+    if (match === null) throw new Error(`schema: the repository ${repository} is not https://github.com/<owner>/<name>`);
+    return `github://api.github.com/${match[1]}/${match[2]}`;
+}
+
 function functionSchema(declaration: Declaration, types: Record<string, ObjectType>) {
     const { type: _inputs, ...inputs } = objectOf(declaration.inputs, types);
     const { type: _outputs, ...outputs } = objectOf(declaration.outputs, types);
@@ -84,9 +103,13 @@ function functionSchema(declaration: Declaration, types: Record<string, ObjectTy
 function resourceSchema(declaration: Declaration, types: Record<string, ObjectType>) {
     const inputs = objectOf(declaration.inputs, types);
     const outputs = objectOf(declaration.outputs, types);
-    // An output property of the same name as an input keeps the input's secrecy (the state holds what was given).
+    // An output property of the same name as an input keeps the input's secrecy (the state holds what was given), and
+    // its description where it has none of its own.
     const properties: Record<string, PulumiProperty> = { ...inputs.properties };
-    for (const [key, property] of Object.entries(outputs.properties)) properties[key] = { ...property, ...secretOf(inputs.properties[key]) };
+    for (const [key, property] of Object.entries(outputs.properties)) {
+        const input = inputs.properties[key];
+        properties[key] = { ...descriptionOf(input), ...property, ...secretOf(input) };
+    }
     return {
         description: declaration.description,
         inputProperties: inputs.properties,
@@ -94,6 +117,10 @@ function resourceSchema(declaration: Declaration, types: Record<string, ObjectTy
         properties,
         required: outputs.required ?? [],
     };
+}
+
+function descriptionOf(property: PulumiProperty | undefined): { description?: string } {
+    return property?.description === undefined ? {} : { description: property.description };
 }
 
 function secretOf(property: PulumiProperty | undefined): { secret?: true } {

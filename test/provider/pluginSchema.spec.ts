@@ -20,7 +20,7 @@ import { clusterScaleDeclaration } from "../../provider/clusterScale/declaration
 import { connectorSecretDeclaration } from "../../provider/connectorSecret/declaration";
 import { ipAllowlistDeclaration } from "../../provider/ipAllowlist/declaration";
 import { organizationMemberDeclaration } from "../../provider/organizationMember/declaration";
-import { SCHEMA_FILE, packageVersion } from "../tools/writeSchema";
+import { SCHEMA_FILE, packageInfo } from "../tools/writeSchema";
 
 // The type checks: a declaration's inputs are the resource's arguments (their names, and each value assignable both
 // ways once Pulumi's Input wrappers are taken off); its outputs are the resource's Output properties.
@@ -57,7 +57,43 @@ const outputsMatch: Record<string, true> = {
 describe("the provider plugin's schema and what it serves", () => {
     it("plugin/schema.json is what the declarations generate (npm run schema writes it)", () => {
         const committed = JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as unknown;
-        assert.deepEqual(committed, packageSchema(packageVersion()), "plugin/schema.json differs from the declarations: run `npm run schema`");
+        assert.deepEqual(committed, packageSchema(packageInfo()), "plugin/schema.json differs from the declarations: run `npm run schema`");
+    });
+
+    it("describes every resource, function, type, property and setting, and says where the plugin is released", () => {
+        type Described = { description?: string; properties?: Record<string, Described> };
+        type Entry = Described & { inputProperties?: Record<string, Described>; inputs?: Described; outputs?: Described };
+        const schema = packageSchema(packageInfo()) as {
+            resources: Record<string, Entry>;
+            functions: Record<string, Entry>;
+            types: Record<string, Described>;
+            config: { variables: Record<string, Described> };
+            provider: Entry;
+            pluginDownloadURL: string;
+            keywords: string[];
+        };
+        const undescribed = (where: string, properties: Record<string, Described> = {}) =>
+            Object.entries(properties)
+                .filter(([, property]) => !property.description)
+                .map(([name]) => `${where}.${name}`);
+        const entries: [string, Entry][] = [
+            ...Object.entries(schema.resources),
+            ...Object.entries(schema.functions),
+            ...Object.entries(schema.types),
+            ["provider", schema.provider],
+        ];
+        const missing = [
+            ...entries.filter(([, entry]) => !entry.description).map(([token]) => token),
+            ...entries.flatMap(([token, entry]) => [
+                ...undescribed(`${token} input`, entry.inputProperties ?? entry.inputs?.properties),
+                // A type's properties are neither inputs nor outputs.
+                ...undescribed(token in schema.types ? token : `${token} output`, entry.properties ?? entry.outputs?.properties),
+            ]),
+            ...undescribed("config", schema.config.variables),
+        ];
+        assert.deepEqual(missing, [], "without a description");
+        assert.equal(schema.pluginDownloadURL, "github://api.github.com/pulumi-platform/pulumi-platform");
+        assert.ok(schema.keywords.includes("category/infrastructure") && schema.keywords.includes("kind/native"), `${schema.keywords}`);
     });
 
     it("serves every resource and function the TypeScript package exports, each checked against its declaration", () => {
@@ -77,7 +113,7 @@ describe("the provider plugin's schema and what it serves", () => {
     });
 
     it("marks secret what the TypeScript resources keep secret, and replaces on what they replace", () => {
-        const schema = packageSchema("0.0.0") as {
+        const schema = packageSchema(packageInfo()) as {
             resources: Record<string, { inputProperties: Record<string, { secret?: boolean; replaceOnChanges?: boolean }> }>;
         };
         const marked = (mark: "secret" | "replaceOnChanges") =>

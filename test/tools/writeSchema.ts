@@ -4,18 +4,20 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as prettier from "prettier";
-import { packageSchema } from "../../provider/plugin/schema";
+import { type PackageInfo, packageSchema } from "../../provider/plugin/schema";
 
 export const REPOSITORY = path.resolve(__dirname, "..", "..");
 export const SCHEMA_FILE = path.join(REPOSITORY, "plugin", "schema.json");
 
-export function packageVersion(): string {
-    return (JSON.parse(fs.readFileSync(path.join(REPOSITORY, "package.json"), "utf8")) as { version: string }).version;
+/** package.json's version and repository (its URL without git+ and .git). */
+export function packageInfo(): PackageInfo {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPOSITORY, "package.json"), "utf8")) as { version: string; repository: { url: string } };
+    return { version: manifest.version, repository: manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "") };
 }
 
 async function write(): Promise<void> {
     const options = { ...(await prettier.resolveConfig(SCHEMA_FILE)), filepath: SCHEMA_FILE };
-    fs.writeFileSync(SCHEMA_FILE, await prettier.format(JSON.stringify(packageSchema(packageVersion())), options));
+    fs.writeFileSync(SCHEMA_FILE, await prettier.format(JSON.stringify(packageSchema(packageInfo())), options));
 }
 
 if (require.main === module) void write();
