@@ -28,7 +28,7 @@ import {
     workloadFacts,
 } from "./kubernetes/statefulSetSteps";
 import { neededAccess, refuseMissingAccess } from "./kubernetes/accessCheck";
-import { movedBeforeLowering, movedBeforeSend, raisedBeforeClaims } from "./kubernetes/countMoved";
+import { movedBeforeLowering, movedBeforeSend, movedSinceSet, raisedBeforeClaims } from "./kubernetes/countMoved";
 import { type ControllerReading, readControllers } from "./kubernetes/gitOpsRecipes";
 import { ReplicasMovedError } from "../../sdk/errors";
 import { count, describeLayout, pendingText, say, subject } from "./messages";
@@ -76,6 +76,8 @@ interface Progress {
     ranReplicas: number;
     /** The uid of the StatefulSet this run last saw, recorded with ranReplicas. */
     statefulSetUid?: string;
+    /** The count this run last wrote to spec.replicas. */
+    setReplicas?: number;
 }
 
 type Act = Progress | { done: ClusterScaleOutputs };
@@ -169,7 +171,7 @@ export async function reconcile(
                 return waitForPending(step, state!, nextRound);
             case "grow":
                 await scaleStatefulSet(name, statefulSet!, workload!.view, step.to);
-                return next;
+                return { ...next, setReplicas: step.to };
             case "shrink":
                 try {
                     await scaleStatefulSet(name, statefulSet!, workload!.view, step.to);
@@ -179,7 +181,13 @@ export async function reconcile(
                     const reason = movedBeforeLowering(statefulSet!, view, { ...step, found: error.replicas }, olds?.statefulSetUid);
                     return fail(progress.outputs!, `kubernetes.statefulSet: ${reason}`, progress);
                 }
-                return next;
+                return { ...next, setReplicas: step.to };
+            case "stopMoved": {
+                const applied = progress.outputs !== undefined;
+                const reason = `kubernetes.statefulSet: ${movedSinceSet(statefulSet!, workload!.view, { ...step, applied }, olds?.statefulSetUid)}`;
+                if (!applied) throw new Error(`${subject(name)}: ${reason}`);
+                return fail(progress.outputs!, reason, progress);
+            }
             case "waitForPods":
                 say(name, `waiting for ${podList(statefulSet!, step.ordinals)} to run before the layout change names them`);
                 return {
@@ -409,6 +417,7 @@ function factsOf(observed: Observation, progress: Progress, desired: DesiredLayo
         unclearSends: progress.unclear.length,
         maxUnclearSends: MAX_UNCLEAR_SENDS,
         layoutApplied: progress.outputs !== undefined,
+        replicasSetByThisUp: progress.setReplicas,
         workload: workload === undefined ? undefined : workloadFacts(workload.view, workload.pods, workload.claims, workload.controllers),
     };
 }

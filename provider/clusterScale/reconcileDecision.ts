@@ -61,6 +61,8 @@ export interface ReconcileFacts {
     maxUnclearSends: number;
     /** The layout change was applied in this up (sent and completed, or nothing to send). */
     layoutApplied: boolean;
+    /** The count this up last wrote to the StatefulSet's spec.replicas, once it wrote one. */
+    replicasSetByThisUp?: number;
     /** The StatefulSet, when the brokers run in one. */
     workload?: WorkloadFacts;
 }
@@ -99,6 +101,8 @@ export type ReconcileStep =
     | { kind: "refuseUnclearSends" }
     /** Send the layout change and wait for it (`unread`: planned from its own dry run, the cluster unreadable). */
     | { kind: "send"; unread: boolean }
+    /** Someone else moved spec.replicas since this up set it: stop (before the change: nothing sent; after it: kept). */
+    | { kind: "stopMoved"; set: number; found: number }
     /** Removed brokers' pods once the change completed: lower replicas, wait until they are gone, delete their claims. */
     | { kind: "shrink"; from: number; to: number }
     | { kind: "waitForPodsGone"; ordinals: number[] }
@@ -118,6 +122,9 @@ export function decideNext(facts: ReconcileFacts): ReconcileStep {
     const { read, workload } = facts;
     // With ordinals from N, replicas R run the pods N … N+R-1: the count this loop sets would stop the wrong brokers.
     if (workload !== undefined && workload.firstOrdinal !== 0) return { kind: "refuseOrdinals", start: workload.firstOrdinal };
+    // Setting the count again would fight whoever moved it: a controller's next sync would move it back once more.
+    const set = facts.replicasSetByThisUp;
+    if (workload !== undefined && set !== undefined && workload.replicas !== set) return { kind: "stopMoved", set, found: workload.replicas };
     if (facts.layoutApplied) return workload === undefined ? { kind: "done" } : afterTheChange(facts.desired, workload);
     if (!read.ok) {
         if (facts.inFlightId !== undefined) return { kind: "failKeepingInFlight" };

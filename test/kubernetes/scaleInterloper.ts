@@ -1,7 +1,8 @@
-// Another client that writes the StatefulSet's scale between ClusterScale's read and its write: an HTTPS front of the
-// real API server (a CA of the test's own, the caller's token passed through) that, once armed, holds back the answer of
-// the next read of /scale until the other write is done. ClusterScale's write then names a stale resourceVersion and
-// meets the API server's own 409 Conflict.
+// Another client that writes the StatefulSet's count at a chosen moment of ClusterScale's up: an HTTPS front of the
+// real API server (a CA of the test's own, the caller's token passed through). Armed one way, it holds back the answer
+// of the next read of /scale until the other write is done: ClusterScale's write then names a stale resourceVersion and
+// meets the API server's own 409 Conflict. Armed the other way, it makes the other write right before a chosen request
+// reaches the API server: ClusterScale's look at that moment reads what the other client wrote.
 import * as http from "http";
 import * as https from "https";
 import type { AddressInfo } from "net";
@@ -13,6 +14,7 @@ export class ScaleInterloper {
     private readonly tls: TlsMaterial = makeTlsMaterial();
     private readonly upstream: https.Agent;
     private armed: (() => Promise<void>) | undefined;
+    private before: { matches: (request: SeenRequest) => boolean; write: () => Promise<void> } | undefined;
     /** Statuses of the scale writes that went through, in order. */
     readonly scaleWrites: number[] = [];
 
@@ -36,6 +38,11 @@ export class ScaleInterloper {
         this.armed = write;
     }
 
+    /** The next request that `matches` (given the scale writes so far) reaches the API server only after `write` is done. */
+    beforeNextRequest(matches: (request: SeenRequest) => boolean, write: () => Promise<void>): void {
+        this.before = { matches, write };
+    }
+
     async stop(): Promise<void> {
         this.server?.closeAllConnections();
         await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
@@ -45,6 +52,22 @@ export class ScaleInterloper {
 
     private forward(request: http.IncomingMessage, response: http.ServerResponse): void {
         const target = new URL(request.url ?? "/", this.plane.server);
+        const before = this.before;
+        if (before?.matches({ method: request.method ?? "GET", path: target.pathname, scaleWrites: this.scaleWrites })) {
+            this.before = undefined;
+            before.write().then(
+                () => this.send(request, response, target),
+                (error: Error) => {
+                    response.writeHead(500);
+                    response.end(`the other client's write failed: ${error.message}`);
+                },
+            );
+            return;
+        }
+        this.send(request, response, target);
+    }
+
+    private send(request: http.IncomingMessage, response: http.ServerResponse, target: URL): void {
         const scale = /\/statefulsets\/[^/]+\/scale$/.test(target.pathname);
         const upstream = https.request(
             target,
@@ -70,4 +93,11 @@ export class ScaleInterloper {
         });
         request.pipe(upstream);
     }
+}
+
+/** A request as the front sees it, with the statuses of ClusterScale's scale writes before it. */
+export interface SeenRequest {
+    method: string;
+    path: string;
+    scaleWrites: readonly number[];
 }

@@ -344,6 +344,24 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
             assert.deepStrictEqual(pods.workloads.lost, []);
         });
 
+        it("set back to 3 by argocd-controller right after the up raised it, before the new pods run: the up does not raise it again, nothing is sent", async () => {
+            const args = { brokerCount: 5, kubernetes: route() };
+            const stop = onceAfter(
+                "StatefulSet",
+                (sts) => sts.spec.replicas === 5,
+                () => pods.workloads.setReplicas(3, undefined, "argocd-controller"),
+            );
+            const up = await fixture.run("up", args, { config: urls() });
+            stop();
+            assert.match(
+                failed(up),
+                /StatefulSet platform-zeebe: spec\.replicas is 3, not the 5 this up set it to \(pods platform-zeebe-3, platform-zeebe-4 stop\): managedFields name field manager argocd-controller as writer of spec\.replicas\. No layout change was sent/,
+            );
+            assert.deepStrictEqual(mutating(up.requests), [], "the layout change was sent");
+            assert.strictEqual(replicas(), 3, "the up fought the writer");
+            assert.deepStrictEqual(pods.workloads.lost, []);
+        });
+
         it("raised to 6 by kubectl right before replicas go down after 5 → 3: nothing lowered, the state keeps the applied layout and the next up finishes", async () => {
             await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() }).then(succeeded);
             const args = { brokerCount: 3, kubernetes: route() };

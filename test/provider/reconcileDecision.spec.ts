@@ -104,6 +104,21 @@ const STATEFUL_SET: [string, Partial<ReconcileFacts>, ReconcileStep][] = [
         { kind: "shrink", from: 5, to: 3 },
     ],
     [
+        "scale-up: the count set back by someone else after this up raised it: stop, nothing sent",
+        { desired: [0, 1, 2, 3, 4], replicasSetByThisUp: 5, workload: workload({ replicas: 3 }) },
+        { kind: "stopMoved", set: 5, found: 3 },
+    ],
+    [
+        "scale-down: the count raised by someone else after this up lowered it: stop rather than lower it again",
+        { layoutApplied: true, replicasSetByThisUp: 3, workload: workload({ replicas: 5, pods: running(0, 1, 2) }) },
+        { kind: "stopMoved", set: 3, found: 5 },
+    ],
+    [
+        "scale-down: the count as this up set it: the steps go on",
+        { layoutApplied: true, replicasSetByThisUp: 3, workload: workload({ pods: [...running(0, 1, 2), { ordinal: 4, started: true, deleting: true }] }) },
+        { kind: "waitForPodsGone", ordinals: [4] },
+    ],
+    [
         "scale-down: waits until the removed pods are gone",
         { layoutApplied: true, workload: workload({ pods: [...running(0, 1, 2), { ordinal: 4, started: true, deleting: true }] }) },
         { kind: "waitForPodsGone", ordinals: [4] },

@@ -1,7 +1,8 @@
 // What an up says when it looks at the StatefulSet again right before an act and finds that someone else moved
 // spec.replicas since it last read it: before the layout change is sent (new brokers' pods must run), before replicas
-// are lowered, and before claims of removed brokers are deleted. Each names the count found, the writer from
-// managedFields (replicaWriters.ts) and what was left undone for the next up.
+// are lowered, and before claims of removed brokers are deleted; and in any round after this up set the count, when
+// it is another. Each names the count found, the writer from managedFields (replicaWriters.ts) and what was left
+// undone for the next up.
 import type { BrokerStatefulSet, StatefulSetView } from "../../../sdk/kubernetes/brokerStatefulSet";
 import { lowerCountCause } from "./replicaWriters";
 import { podsText } from "./statefulSetSteps";
@@ -28,6 +29,24 @@ export function movedBeforeLowering(
     return (
         `StatefulSet ${sts}: spec.replicas is ${move.found}, not the ${move.from} this up read before lowering it to ${move.to}: ` +
         `${lowerCountCause(sts, view, recordedUid)}. Nothing was lowered (the layout change completed: the next up lowers it); ${RECIPE}`
+    );
+}
+
+/** This up set spec.replicas to `set`; a later round found `found`, written by someone else. */
+export function movedSinceSet(
+    statefulSet: BrokerStatefulSet,
+    view: StatefulSetView,
+    move: { set: number; found: number; applied: boolean },
+    recordedUid: string | undefined,
+): string {
+    const { set, found } = move;
+    const pods = found < set ? `${podsText(statefulSet, found, set)} stop` : `${podsText(statefulSet, set, found)} start`;
+    const left = move.applied
+        ? "Nothing more was lowered and no claim deleted (the layout change completed: the next up finishes)"
+        : "No layout change was sent";
+    return (
+        `StatefulSet ${statefulSet.ref.statefulSet}: spec.replicas is ${found}, not the ${set} this up set it to (${pods}): ` +
+        `${lowerCountCause(statefulSet.ref.statefulSet, view, recordedUid)}. ${left}; ${RECIPE}${move.applied ? "" : ", then run up again"}`
     );
 }
 
