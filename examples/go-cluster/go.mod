@@ -4,7 +4,7 @@ go 1.26
 
 require github.com/pulumi/pulumi/sdk/v3 v3.248.0
 
-require pulumi-platform/sdk/go v0.0.0
+require github.com/pulumi-platform/pulumi-platform/sdk/go v0.0.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
@@ -118,4 +118,4 @@ require (
 )
 
 // The SDK generated from the plugin's schema into sdk/go (see the README: "Other languages").
-replace pulumi-platform/sdk/go => ./sdk/go
+replace github.com/pulumi-platform/pulumi-platform/sdk/go => ./sdk/go

@@ -9,7 +9,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	"pulumi-platform/sdk/go/platform"
+	"github.com/pulumi-platform/pulumi-platform/sdk/go/platform"
 )
 
 func main() {

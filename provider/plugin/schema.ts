@@ -71,7 +71,12 @@ export function packageSchema({ version, repository }: PackageInfo): Record<stri
         pluginDownloadURL: releaseLocation(repository),
         language: {
             csharp: { rootNamespace: "PulumiPlatform", respectSchemaVersion: true },
-            go: { importBasePath: "pulumi-platform/sdk/go/platform", generateResourceContainerTypes: false, respectSchemaVersion: true },
+            // The Go SDK is a module of its own at sdk/go of the repository (a release carries it: npm run release).
+            go: {
+                importBasePath: `${repository.replace(/^https:\/\//, "")}/sdk/go/platform`,
+                generateResourceContainerTypes: false,
+                respectSchemaVersion: true,
+            },
             nodejs: { packageName: "@pulumi-platform/platform", respectSchemaVersion: true },
             python: { packageName: "pulumi_platform", respectSchemaVersion: true },
         },

@@ -73,7 +73,7 @@ export async function languageSetup(language: Language): Promise<LanguageSetup> 
                     generateSdk("go", sdk);
                     fs.writeFileSync(
                         path.join(sdk, "go.mod"),
-                        `module pulumi-platform/sdk/go\n\ngo 1.26\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_MATCH}\n`,
+                        `module github.com/pulumi-platform/pulumi-platform/sdk/go\n\ngo 1.26\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_MATCH}\n`,
                     );
                     return {};
                 },
