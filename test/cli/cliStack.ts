@@ -272,7 +272,8 @@ export class CliStack {
             extra.push(`--client=127.0.0.1:${server.port}`, "--exec-kind", "auto.inline", "--event-log", eventLog);
             options.signal?.addEventListener("abort", () => this.stopServer(), { once: true });
         }
-        const flags = command === "stack" && args[1] === "init" ? ["--non-interactive"] : extra;
+        // `stack init` names its stack itself; `plugin` is about PULUMI_HOME, not a stack.
+        const flags = (command === "stack" && args[1] === "init") || command === "plugin" ? ["--non-interactive"] : extra;
         // Flags go before a `--` (after it, everything is a value).
         const end = args.includes("--") ? args.indexOf("--") : args.length;
         const result = await runCli(this.bin, [...args.slice(0, end), ...flags, ...args.slice(end)], this.programDir, env, options);

@@ -10,10 +10,45 @@ import * as path from "node:path";
 import { once } from "node:events";
 import { CHECKSUMS, release, sha256 } from "../../plugin/release/release";
 import { PLATFORMS, assetName } from "../../plugin/release/pluginTarball";
-import { packageInfo } from "../tools/writeSchema";
+import { useEmulator } from "../support/emulator";
+import { printed, succeeded } from "../cli/cliAssertions";
+import { type CliResult, CliStack } from "../cli/cliStack";
+import { examplesPlatform } from "../cli/examplesPlatform";
+import { pulumiBin } from "../cli/pulumiBin";
+import { PULUMI_SDK_MATCH } from "../tools/pulumi";
+import { toolDir } from "../tools/toolsDir";
+import { REPOSITORY, packageInfo } from "../tools/writeSchema";
+import { YAML_VERSION } from "../tools/yaml";
+import { ReleaseServer } from "./releaseServer";
 
 const { version } = packageInfo();
 const SERVER = "github://api.github.com/pulumi-platform/pulumi-platform";
+const CLIENT = { clientId: "release-client", clientSecret: "release-secret-0123456789", audience: "127.0.0.1" };
+/** This machine's asset: the CLI asks for its own os and arch. */
+const OWN_ASSET = assetName(version, `${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`);
+
+/** A new user's PATH: pulumi, node, the language's own tools, the system's; no plugin launcher anywhere on it. */
+async function newUserPath(...languageTools: string[]): Promise<string> {
+    return [await pulumiBin(PULUMI_SDK_MATCH), ...languageTools, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
+}
+
+/** The plugin as the CLI installed it in the stack's PULUMI_HOME (and not from PATH). */
+function assertInstalledPlugin(stack: CliStack, results: CliResult[]): void {
+    const plugin = path.join(stack.workDir, "home", "plugins", `resource-platform-v${version}`, "pulumi-resource-platform");
+    assert.ok(fs.existsSync(plugin), `${plugin} is missing`);
+    assert.ok(!fs.existsSync(path.join(path.dirname(plugin), "PulumiPlugin.yaml")));
+    for (const result of results) assert.ok(!result.lines.some((line) => line.includes("pulumi-resource-platform from $PATH")), result.lines.join("\n"));
+}
+
+/** The provider's settings from stack config, as a user sets them, for the emulator. */
+function platformConfig(emulator: ReturnType<ReturnType<typeof useEmulator>>): Record<string, string> {
+    return {
+        "platform:managementUrl": emulator.managementUrl,
+        "platform:clientId": CLIENT.clientId,
+        "platform:oauthUrl": emulator.authUrl,
+        "platform:baseUrl": emulator.baseUrl,
+    };
+}
 
 describe("npm run release", function () {
     this.timeout(240_000);
@@ -120,5 +155,79 @@ describe("npm run release", function () {
             server: SERVER,
         });
         execFileSync("go", ["build", "./..."], { cwd: module, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, GOFLAGS: "-mod=mod" } });
+    });
+
+    describe("installed as a new user would: an empty PULUMI_HOME, nothing on PATH but pulumi, node and the language's tools", () => {
+        const emulator = useEmulator(examplesPlatform([CLIENT]));
+
+        it("YAML: pulumi plugin install resource platform <version> --file <archive>, then the program's preview and up", async () => {
+            const stack = await CliStack.create({
+                example: path.join(REPOSITORY, "examples", "yaml-cluster"),
+                version: PULUMI_SDK_MATCH,
+                runner: "host",
+                env: { PATH: await newUserPath(path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin")) },
+                config: platformConfig(emulator()),
+                secrets: { "platform:clientSecret": CLIENT.clientSecret },
+            });
+            try {
+                succeeded(await stack.run(["plugin", "install", "resource", "platform", version, "--file", path.join(out, OWN_ASSET)]));
+                const preview = await stack.preview();
+                succeeded(preview);
+                printed(preview, 'ClusterScale "cluster": up will apply');
+                const up = await stack.up();
+                succeeded(up);
+                assertInstalledPlugin(stack, [preview, up]);
+                assert.deepEqual(
+                    emulator()
+                        .control.members()
+                        .find((member) => member.email === "grace@example.com")
+                        ?.roles.sort(),
+                    ["admin", "operationsengineer"],
+                );
+                assert.ok(emulator().control.replicasOf(4) !== undefined, "the layout of 5 brokers was not applied");
+            } finally {
+                stack.dispose();
+            }
+        });
+
+        it("Python: the wheel pip-installed into a fresh virtual environment; the CLI fetches the plugin itself from the release location on first use", async () => {
+            const server = new ReleaseServer(out);
+            await server.start();
+            const venv = fs.mkdtempSync(path.join(os.tmpdir(), "platform-venv-"));
+            try {
+                execFileSync("python3", ["-m", "venv", venv], { stdio: ["ignore", "ignore", "pipe"] });
+                const python = path.join(venv, "bin", "python");
+                const wheel = path.join(out, `pulumi_platform-${version}-py3-none-any.whl`);
+                execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel], { stdio: ["ignore", "ignore", "pipe"] });
+                const stack = await CliStack.create({
+                    example: path.join(REPOSITORY, "examples", "python-cluster"),
+                    version: PULUMI_SDK_MATCH,
+                    runner: { command: python, args: [path.join(__dirname, "python_program_server.py")] },
+                    env: {
+                        PATH: await newUserPath(path.join(venv, "bin")),
+                        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+                        ...server.overrides(SERVER),
+                    },
+                    config: platformConfig(emulator()),
+                    secrets: { "platform:clientSecret": CLIENT.clientSecret, paymentsApiKey: "payments-release-key" },
+                });
+                try {
+                    const preview = await stack.preview();
+                    succeeded(preview);
+                    printed(preview, 'ClusterScale "cluster": up will apply');
+                    assert.deepEqual(server.asked, [`/releases/${OWN_ASSET}`], "the CLI did not fetch this machine's archive once");
+                    const up = await stack.up();
+                    succeeded(up);
+                    assertInstalledPlugin(stack, [preview, up]);
+                    assert.ok(emulator().control.replicasOf(4) !== undefined, "the layout of 5 brokers was not applied");
+                    assert.equal(server.asked.length, 1, "the plugin was fetched again");
+                } finally {
+                    stack.dispose();
+                }
+            } finally {
+                await server.stop();
+                fs.rmSync(venv, { recursive: true, force: true });
+            }
+        });
     });
 });
