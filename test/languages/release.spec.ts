@@ -19,6 +19,8 @@ import { PULUMI_SDK_MATCH } from "../tools/pulumi";
 import { toolDir } from "../tools/toolsDir";
 import { REPOSITORY, packageInfo } from "../tools/writeSchema";
 import { YAML_VERSION } from "../tools/yaml";
+import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
+import { PULUMI_LAGGING } from "../tools/pulumi";
 import { ReleaseServer } from "./releaseServer";
 
 const { version } = packageInfo();
@@ -29,7 +31,11 @@ const OWN_ASSET = assetName(version, `${process.platform}-${process.arch === "x6
 
 /** A new user's PATH: pulumi, node, the language's own tools, the system's; no plugin launcher anywhere on it. */
 async function newUserPath(...languageTools: string[]): Promise<string> {
-    return [await pulumiBin(PULUMI_SDK_MATCH), ...languageTools, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
+    return newUserPathWith(PULUMI_SDK_MATCH, ...languageTools);
+}
+
+async function newUserPathWith(cli: string, ...languageTools: string[]): Promise<string> {
+    return [await pulumiBin(cli), ...languageTools, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
 }
 
 /** The plugin as the CLI installed it in the stack's PULUMI_HOME (and not from PATH). */
@@ -227,6 +233,96 @@ describe("npm run release", function () {
             } finally {
                 await server.stop();
                 fs.rmSync(venv, { recursive: true, force: true });
+            }
+        });
+
+        it("Go: the program's go.mod replaces the SDK module with the release's copy; the CLI fetches the plugin itself", async () => {
+            const server = new ReleaseServer(out);
+            await server.start();
+            try {
+                const go = path.dirname(execFileSync("sh", ["-c", "command -v go"], { encoding: "utf8" }).trim());
+                const stack = await CliStack.create({
+                    example: path.join(REPOSITORY, "examples", "go-cluster"),
+                    version: PULUMI_SDK_MATCH,
+                    runner: { command: process.execPath, args: [...TYPESCRIPT_REQUIRE, path.join(__dirname, "goProgramServer.ts")] },
+                    env: {
+                        PATH: await newUserPath(go),
+                        GOFLAGS: "-mod=mod",
+                        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+                        ...server.overrides(SERVER),
+                    },
+                    config: platformConfig(emulator()),
+                    secrets: { "platform:clientSecret": CLIENT.clientSecret },
+                });
+                try {
+                    execFileSync("go", ["mod", "edit", "-replace", `github.com/pulumi-platform/pulumi-platform/sdk/go=${path.join(out, "sdk", "go")}`], {
+                        cwd: stack.programDir,
+                    });
+                    const up = await stack.up();
+                    succeeded(up);
+                    printed(up, 'ClusterScale "cluster": up will apply');
+                    assertInstalledPlugin(stack, [up]);
+                    assert.deepEqual(server.asked, [`/releases/${OWN_ASSET}`]);
+                    assert.ok(emulator().control.replicasOf(4) !== undefined, "the layout of 5 brokers was not applied");
+                } finally {
+                    stack.dispose();
+                }
+            } finally {
+                await server.stop();
+            }
+        });
+
+        it(`the older CLI (${PULUMI_LAGGING}) installs the archive too, and runs the YAML program with it`, async () => {
+            const stack = await CliStack.create({
+                example: path.join(REPOSITORY, "examples", "yaml-cluster"),
+                version: PULUMI_LAGGING,
+                runner: "host",
+                env: { PATH: await newUserPathWith(PULUMI_LAGGING, path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin")) },
+                config: platformConfig(emulator()),
+                secrets: { "platform:clientSecret": CLIENT.clientSecret },
+            });
+            try {
+                succeeded(await stack.run(["plugin", "install", "resource", "platform", version, "--file", path.join(out, OWN_ASSET)]));
+                const preview = await stack.preview();
+                succeeded(preview);
+                printed(preview, 'ClusterScale "cluster": up will apply');
+                assertInstalledPlugin(stack, [preview]);
+            } finally {
+                stack.dispose();
+            }
+        });
+
+        it("a corrupted archive from the release location is refused by its checksum (--server with --checksum); the intact one installs", async () => {
+            const server = new ReleaseServer(out);
+            await server.start();
+            const stack = await CliStack.create({
+                example: path.join(REPOSITORY, "examples", "yaml-cluster"),
+                version: PULUMI_SDK_MATCH,
+                runner: "host",
+                env: { PATH: await newUserPath() },
+            });
+            try {
+                const checksum = fs
+                    .readFileSync(path.join(out, CHECKSUMS), "utf8")
+                    .split("\n")
+                    .find((line) => line.endsWith(`  ${OWN_ASSET}`))!
+                    .split(/\s+/)[0];
+                const install = () => stack.run(["plugin", "install", "resource", "platform", version, "--server", server.url(), "--checksum", checksum]);
+                const plugins = path.join(stack.workDir, "home", "plugins");
+                server.corrupted.add(OWN_ASSET);
+                const refused = await install();
+                assert.notEqual(refused.exitCode, 0, refused.lines.join("\n"));
+                assert.match(refused.lines.join("\n"), /checksum/i);
+                assert.ok(
+                    !fs.existsSync(path.join(plugins, `resource-platform-v${version}`, "pulumi-resource-platform")),
+                    "the corrupted plugin was installed",
+                );
+                server.corrupted.clear();
+                succeeded(await install());
+                assert.ok(fs.existsSync(path.join(plugins, `resource-platform-v${version}`, "pulumi-resource-platform")));
+            } finally {
+                stack.dispose();
+                await server.stop();
             }
         });
     });
