@@ -166,17 +166,28 @@ describe("npm run release", function () {
     describe("installed as a new user would: an empty PULUMI_HOME, nothing on PATH but pulumi, node and the language's tools", () => {
         const emulator = useEmulator(examplesPlatform([CLIENT]));
 
-        it("YAML: pulumi plugin install resource platform <version> --file <archive>, then the program's preview and up", async () => {
+        /** The YAML example's stack under CLI `cli`, the plugin installed with `plugin install --file` of this machine's archive. */
+        async function yamlStackFromArchive(cli: string): Promise<CliStack> {
             const stack = await CliStack.create({
                 example: path.join(REPOSITORY, "examples", "yaml-cluster"),
-                version: PULUMI_SDK_MATCH,
+                version: cli,
                 runner: "host",
-                env: { PATH: await newUserPath(path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin")) },
+                env: { PATH: await newUserPathWith(cli, path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin")) },
                 config: platformConfig(emulator()),
                 secrets: { "platform:clientSecret": CLIENT.clientSecret },
             });
             try {
                 succeeded(await stack.run(["plugin", "install", "resource", "platform", version, "--file", path.join(out, OWN_ASSET)]));
+            } catch (error) {
+                stack.dispose();
+                throw error;
+            }
+            return stack;
+        }
+
+        it("YAML: pulumi plugin install resource platform <version> --file <archive>, then the program's preview and up", async () => {
+            const stack = await yamlStackFromArchive(PULUMI_SDK_MATCH);
+            try {
                 const preview = await stack.preview();
                 succeeded(preview);
                 printed(preview, 'ClusterScale "cluster": up will apply');
@@ -273,16 +284,8 @@ describe("npm run release", function () {
         });
 
         it(`the older CLI (${PULUMI_LAGGING}) installs the archive too, and runs the YAML program with it`, async () => {
-            const stack = await CliStack.create({
-                example: path.join(REPOSITORY, "examples", "yaml-cluster"),
-                version: PULUMI_LAGGING,
-                runner: "host",
-                env: { PATH: await newUserPathWith(PULUMI_LAGGING, path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin")) },
-                config: platformConfig(emulator()),
-                secrets: { "platform:clientSecret": CLIENT.clientSecret },
-            });
+            const stack = await yamlStackFromArchive(PULUMI_LAGGING);
             try {
-                succeeded(await stack.run(["plugin", "install", "resource", "platform", version, "--file", path.join(out, OWN_ASSET)]));
                 const preview = await stack.preview();
                 succeeded(preview);
                 printed(preview, 'ClusterScale "cluster": up will apply');
