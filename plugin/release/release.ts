@@ -1,19 +1,19 @@
 // npm run release [-- --out DIR]: the release of the package's version, in a folder outside git (DIR, else
 // PLATFORM_RELEASE_DIR, else <the tools' cache>/../release/v<version>): the provider plugin's archive for each platform
 // and a checksums file (the assets a GitHub release v<version> carries, where the schema's pluginDownloadURL points),
-// the Python SDK's wheel and sdist, and the Go SDK's module. One version everywhere: package.json's. Builds the
+// the Python SDK's wheel and sdist, the Go SDK's module, and the .NET SDK's sources. One version everywhere: package.json's. Builds the
 // SDK generator and the Python environment first when this machine has not (npm run tools:languages does the same).
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { codegenTools } from "../../test/tools/codegen";
+import { codegenTools, dotnetCodegenTools } from "../../test/tools/codegen";
 import { PULUMI_SDK_MATCH } from "../../test/tools/pulumi";
 import { pythonTools } from "../../test/tools/python";
 import { toolsRoot } from "../../test/tools/toolsDir";
 import { REPOSITORY, SCHEMA_FILE, packageInfo } from "../../test/tools/writeSchema";
 import { writePluginTarballs } from "./pluginTarball";
-import { writeGoSdk, writePythonSdk } from "./sdks";
+import { writeDotnetSdk, writeGoSdk, writePythonSdk } from "./sdks";
 
 export const CHECKSUMS = "checksums.txt";
 
@@ -32,6 +32,7 @@ export async function release(out: string): Promise<string[]> {
     if (!fs.existsSync(path.join(REPOSITORY, "dist", "provider", "plugin", "main.js"))) throw new Error("dist/ is missing: run npm run build");
     const tools = {
         codegen: path.join(await codegenTools(PULUMI_SDK_MATCH), "bin", "platform-codegen"),
+        dotnetCodegen: path.join(await dotnetCodegenTools(), "bin", "platform-codegen-dotnet"),
         python: path.join(await pythonTools(), "bin", "python"),
         pulumiSdkVersion: PULUMI_SDK_MATCH,
     };
@@ -43,7 +44,8 @@ export async function release(out: string): Promise<string[]> {
         fs.writeFileSync(path.join(out, CHECKSUMS), tarballs.map((name) => `${sha256(path.join(out, name))}  ${name}\n`).join(""));
         const python = writePythonSdk(tools, SCHEMA_FILE, out, work);
         const go = writeGoSdk(tools, SCHEMA_FILE, out);
-        return [...tarballs, CHECKSUMS, ...python, `${go}/`];
+        const dotnet = writeDotnetSdk(tools, SCHEMA_FILE, out);
+        return [...tarballs, CHECKSUMS, ...python, `${go}/`, `${dotnet}/`];
     } finally {
         fs.rmSync(work, { recursive: true, force: true });
     }

@@ -1,13 +1,16 @@
 // The SDKs a release carries, generated from the plugin's schema by the project's platform-codegen (Pulumi's own
 // generators, see test/tools/codegen.ts): Python as a wheel and an sdist (pulumi_platform, with pulumi-plugin.json,
 // built with the setuptools of the tools' Python environment), Go as a module of its own (go.mod, pulumi-plugin.json,
-// its import path under the project's repository, its go.sum resolved by `go mod tidy`).
+// its import path under the project's repository, its go.sum resolved by `go mod tidy`), and .NET as the generated
+// sources of PulumiPlatform (no .NET SDK here to build or pack them).
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 export interface SdkTools {
     codegen: string;
+    /** platform-codegen-dotnet: the .NET generator, of an older pkg/v3 (see test/tools/codegen.ts). */
+    dotnetCodegen: string;
     python: string;
     pulumiSdkVersion: string;
 }
@@ -44,4 +47,11 @@ export function writeGoSdk(tools: SdkTools, schema: string, out: string): string
     );
     execFileSync("go", ["mod", "tidy"], { cwd: module, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, GOFLAGS: "-mod=mod" } });
     return path.relative(out, module);
+}
+
+/** Writes the .NET SDK's sources into `out/sdk/dotnet`; answers its folder, relative to `out`. */
+export function writeDotnetSdk(tools: SdkTools, schema: string, out: string): string {
+    const sources = path.join(out, "sdk", "dotnet");
+    execFileSync(tools.dotnetCodegen, [schema, "dotnet", sources], { stdio: ["ignore", "ignore", "pipe"] });
+    return path.relative(out, sources);
 }

@@ -163,6 +163,22 @@ describe("npm run release", function () {
         execFileSync("go", ["build", "./..."], { cwd: module, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, GOFLAGS: "-mod=mod" } });
     });
 
+    it("the .NET SDK's sources: PulumiPlatform.Platform at the package's version, naming the plugin and its release location", () => {
+        const sources = path.join(out, "sdk", "dotnet");
+        assert.ok(files.includes("sdk/dotnet/"), files.join(", "));
+        assert.match(
+            fs.readFileSync(path.join(sources, "PulumiPlatform.Platform.csproj"), "utf8"),
+            new RegExp(`<Version>${version.replace(/\./g, "\\.")}</Version>`),
+        );
+        assert.match(fs.readFileSync(path.join(sources, "ClusterScale.cs"), "utf8"), /class ClusterScale : global::Pulumi\.CustomResource/);
+        assert.deepEqual(JSON.parse(fs.readFileSync(path.join(sources, "pulumi-plugin.json"), "utf8")), {
+            resource: true,
+            name: "platform",
+            version,
+            server: SERVER,
+        });
+    });
+
     describe("installed as a new user would: an empty PULUMI_HOME, nothing on PATH but pulumi, node and the language's tools", () => {
         const emulator = useEmulator(examplesPlatform([CLIENT]));
 

@@ -9,7 +9,7 @@ import { KUBERNETES_VERSIONS, kubectlTools, kubernetesTools } from "./kubernetes
 import { PULUMI_SDK_MATCH, PULUMI_VERSIONS, pulumiTools } from "./pulumi";
 import { KUBERNETES_PROVIDER_VERSION, kubernetesProviderTools } from "./kubernetesProvider";
 import { YAML_VERSIONS, yamlTools } from "./yaml";
-import { CODEGEN_VERSIONS, codegenTools } from "./codegen";
+import { CODEGEN_VERSIONS, codegenTools, dotnetCodegenTools } from "./codegen";
 import { pythonTools } from "./python";
 
 const TOOLS: Record<string, { versions: string[]; build: (version: string) => Promise<string> }> = {
@@ -36,6 +36,7 @@ const TOOLS: Record<string, { versions: string[]; build: (version: string) => Pr
             await pulumiTools(version);
             await pythonTools();
             await yamlTools(YAML_VERSIONS[0]);
+            await dotnetCodegenTools();
             return codegenTools(version);
         },
     },

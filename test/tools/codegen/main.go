@@ -1,6 +1,7 @@
-// platform-codegen SCHEMA LANGUAGE OUT: writes the SDK of one language (python, go or nodejs) for a package schema,
-// with the code generators of the Pulumi module it is built against: the ones `pulumi package gen-sdk` reaches
-// through each language host, which the module proxy here does not serve (see ../codegen.ts).
+// platform-codegen SCHEMA LANGUAGE OUT: writes the SDK of one language for a package schema, with the code
+// generators of the Pulumi module it is built against: the ones `pulumi package gen-sdk` reaches through each
+// language host, which the module proxy here does not serve (see ../codegen.ts). Which languages: generators.go
+// (python, go, nodejs), or generators_dotnet.go in the build of an older module that still holds the .NET generator.
 package main
 
 import (
@@ -9,12 +10,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/blang/semver"
 
-	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
@@ -40,17 +40,16 @@ func main() {
 	if diags.HasErrors() {
 		fail(diags)
 	}
-	var files map[string][]byte
-	switch language {
-	case "python":
-		files, err = python.GeneratePackage(tool, pkg, nil, selfContained{})
-	case "go":
-		files, err = gogen.GeneratePackage(tool, pkg, nil)
-	case "nodejs":
-		files, err = nodejs.GeneratePackage(tool, pkg, nil, nil, false, selfContained{})
-	default:
-		err = fmt.Errorf("no code generator for %q: python, go or nodejs", language)
+	generate, ok := generators[language]
+	if !ok {
+		known := make([]string, 0, len(generators))
+		for name := range generators {
+			known = append(known, name)
+		}
+		sort.Strings(known)
+		fail(fmt.Errorf("no code generator for %q in this build: %s", language, strings.Join(known, ", ")))
 	}
+	files, err := generate(pkg)
 	if err != nil {
 		fail(err)
 	}
