@@ -15,10 +15,8 @@ export function assetName(version: string, platform: string): string {
     return `pulumi-resource-platform-v${version}-${platform}.tar.gz`;
 }
 
-/** Writes the plugin's archives for every platform into `out`; answers their file names. */
-export function writePluginTarballs(repository: string, version: string, out: string, work: string): string[] {
-    const folder = path.join(work, "plugin");
-    stagePluginFolder(repository, version, folder);
+/** Writes the plugin's archives for every platform into `out` from the staged `folder`; answers their file names. */
+export function writePluginTarballs(folder: string, version: string, out: string, work: string): string[] {
     const archive = path.join(work, "plugin.tar.gz");
     // Owner, order and times fixed: the same sources make the same archive.
     execFileSync(
@@ -47,7 +45,8 @@ export function writePluginTarballs(repository: string, version: string, out: st
     });
 }
 
-function stagePluginFolder(repository: string, version: string, folder: string): void {
+/** The plugin's folder as the archives hold it. */
+export function stagePluginFolder(repository: string, version: string, folder: string): void {
     fs.mkdirSync(folder, { recursive: true });
     fs.copyFileSync(path.join(__dirname, "launcher.sh"), path.join(folder, "pulumi-resource-platform"));
     fs.chmodSync(path.join(folder, "pulumi-resource-platform"), 0o755);

@@ -12,7 +12,8 @@ import { PULUMI_SDK_MATCH } from "../../test/tools/pulumi";
 import { pythonTools } from "../../test/tools/python";
 import { toolsRoot } from "../../test/tools/toolsDir";
 import { REPOSITORY, SCHEMA_FILE, packageInfo } from "../../test/tools/writeSchema";
-import { writePluginTarballs } from "./pluginTarball";
+import { writeNodeFreePlugin } from "./nodeFreePlugin";
+import { stagePluginFolder, writePluginTarballs } from "./pluginTarball";
 import { writeDotnetSdk, writeGoSdk, writePythonSdk } from "./sdks";
 
 export const CHECKSUMS = "checksums.txt";
@@ -24,8 +25,11 @@ export function releaseDir(version: string, argv: readonly string[] = process.ar
     return path.join(path.dirname(toolsRoot()), "release", `v${version}`);
 }
 
-/** Writes the release into `out` (emptied first); answers what it holds. */
-export async function release(out: string): Promise<string[]> {
+/**
+ * Writes the release into `out` (emptied first); answers what it holds. `nodeFree`: also this platform's plugin that
+ * needs no Node (nodeFreePlugin.ts, about 45 MB): `npm run release -- --node-free`.
+ */
+export async function release(out: string, options: { nodeFree?: boolean } = {}): Promise<string[]> {
     const { version } = packageInfo();
     const schema = JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")) as { version: string };
     if (schema.version !== version) throw new Error(`plugin/schema.json is of version ${schema.version}, package.json of ${version}: run npm run schema`);
@@ -40,12 +44,16 @@ export async function release(out: string): Promise<string[]> {
     fs.mkdirSync(out, { recursive: true });
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "platform-release-"));
     try {
-        const tarballs = writePluginTarballs(REPOSITORY, version, out, work);
-        fs.writeFileSync(path.join(out, CHECKSUMS), tarballs.map((name) => `${sha256(path.join(out, name))}  ${name}\n`).join(""));
+        const folder = path.join(work, "plugin");
+        stagePluginFolder(REPOSITORY, version, folder);
+        const tarballs = writePluginTarballs(folder, version, out, work);
+        const nodeFree = options.nodeFree ? [await writeNodeFreePlugin(folder, version, out, work)] : [];
+        const archives = [...tarballs, ...nodeFree];
+        fs.writeFileSync(path.join(out, CHECKSUMS), archives.map((name) => `${sha256(path.join(out, name))}  ${name}\n`).join(""));
         const python = writePythonSdk(tools, SCHEMA_FILE, out, work);
         const go = writeGoSdk(tools, SCHEMA_FILE, out);
         const dotnet = writeDotnetSdk(tools, SCHEMA_FILE, out);
-        return [...tarballs, CHECKSUMS, ...python, `${go}/`, `${dotnet}/`];
+        return [...archives, CHECKSUMS, ...python, `${go}/`, `${dotnet}/`];
     } finally {
         fs.rmSync(work, { recursive: true, force: true });
     }
@@ -58,7 +66,7 @@ export function sha256(file: string): string {
 if (require.main === module) {
     const started = Date.now();
     const out = releaseDir(packageInfo().version);
-    release(out).then(
+    release(out, { nodeFree: process.argv.includes("--node-free") }).then(
         (files) => {
             const size = (file: string) => (file.endsWith("/") ? "" : ` (${(fs.statSync(path.join(out, file)).size / 1e6).toFixed(1)} MB)`);
             process.stdout.write(`release v${packageInfo().version} in ${out} (${Math.round((Date.now() - started) / 1000)} s):\n`);

@@ -16,6 +16,7 @@ import { DEFAULT_ROLLOUT, RolloutLagOptions, benchRolloutLag } from "./rolloutLa
 import { DEFAULT_SOAK, SoakBenchOptions, benchSoak } from "./soak";
 import { DEFAULT_ORGANIZATION_SOAK, OrganizationSoakBenchOptions, benchOrganizationSoak } from "./organizationSoak";
 import { DEFAULT_FLEET, FleetOptions, benchFleet } from "./fleet";
+import { DEFAULT_PLUGIN_PACKAGING, PluginPackagingOptions, benchPluginPackaging } from "./pluginPackaging";
 import { DEFAULT_LANGUAGE_PREVIEW, LanguagePreviewOptions, benchLanguagePreview } from "./languagePreview";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
@@ -37,6 +38,7 @@ export interface BenchOptions {
     organizationSoak: OrganizationSoakBenchOptions;
     languagePreview: LanguagePreviewOptions;
     fleet: FleetOptions;
+    pluginPackaging: PluginPackagingOptions;
 }
 
 export const ALL_SECTIONS: SectionName[] = [
@@ -52,6 +54,7 @@ export const ALL_SECTIONS: SectionName[] = [
     "organizationSoak",
     "languagePreview",
     "fleet",
+    "pluginPackaging",
 ];
 
 /** The full run: about 10 minutes on 2 cores (the organization soak about 4 of them, the fleet about 3). */
@@ -69,12 +72,14 @@ export const FULL_OPTIONS: BenchOptions = {
     organizationSoak: DEFAULT_ORGANIZATION_SOAK,
     languagePreview: DEFAULT_LANGUAGE_PREVIEW,
     fleet: DEFAULT_FLEET,
+    pluginPackaging: DEFAULT_PLUGIN_PACKAGING,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
 export const SMOKE_OPTIONS: BenchOptions = {
-    // Sections 11 and 12 need the real CLI (11 the languages tier's tools too): their tiers run their tiny versions.
-    sections: ALL_SECTIONS.filter((section) => section !== "languagePreview" && section !== "fleet"),
+    // Sections 11 and 12 need the real CLI (11 the languages tier's tools too), 13 writes two archives (one of 45 MB):
+    // their tiers run their tiny versions.
+    sections: ALL_SECTIONS.filter((section) => section !== "languagePreview" && section !== "fleet" && section !== "pluginPackaging"),
     lag: { cases: [changeCase(5, 10)], repeats: 2, fixedIntervalsMs: [100] },
     scale: { fromBrokers: 4, toBrokers: 8, partitions: 16, replicationFactor: 3, iterations: 2 },
     tokens: { resources: 3, runs: 2, method: "sdk" },
@@ -87,6 +92,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     organizationSoak: { seed: 3, steps: 1 },
     languagePreview: { rounds: 1 },
     fleet: { stacks: 3, slowAnswerMs: 500 },
+    pluginPackaging: { rounds: 1 },
 };
 
 type Progress = (line: string) => void;
@@ -138,6 +144,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
         organizationSoak: async () => record("organizationSoak", await benchOrganizationSoak(options.organizationSoak)),
         languagePreview: async () => record("languagePreview", await benchLanguagePreview(options.languagePreview)),
         fleet: async () => record("fleet", await benchFleet(options.fleet)),
+        pluginPackaging: async () => record("pluginPackaging", await benchPluginPackaging(options.pluginPackaging)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

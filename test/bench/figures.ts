@@ -36,7 +36,8 @@ export type SectionName =
     | "soak"
     | "organizationSoak"
     | "languagePreview"
-    | "fleet";
+    | "fleet"
+    | "pluginPackaging";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -51,6 +52,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     organizationSoak: "10. Soak: the organization under random programs and faults",
     languagePreview: "11. One preview from TypeScript and from Python (the provider plugin), under the real CLI",
     fleet: "12. A fleet: stacks side by side through the Automation API under the real CLI",
+    pluginPackaging: "13. The plugin as a release ships it: its archive against the node-free one (size, start to port)",
 };
 
 /** What one benchmark section returns. */

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { once } from "node:events";
 import { CHECKSUMS, release, sha256 } from "../../plugin/release/release";
 import { PLATFORMS, assetName } from "../../plugin/release/pluginTarball";
+import { nodeFreeAssetName, ownPlatform } from "../../plugin/release/nodeFreePlugin";
 import { useEmulator } from "../support/emulator";
 import { printed, succeeded } from "../cli/cliAssertions";
 import { type CliResult, CliStack } from "../cli/cliStack";
@@ -62,12 +63,12 @@ describe("npm run release", function () {
     let files: string[];
     before(async () => {
         out = fs.mkdtempSync(path.join(os.tmpdir(), "platform-release-test-"));
-        files = await release(out);
+        files = await release(out, { nodeFree: true });
     });
     after(() => fs.rmSync(out, { recursive: true, force: true }));
 
-    it("writes the plugin's archive for linux, darwin and windows × amd64 and arm64, and their checksums", () => {
-        const archives = PLATFORMS.map((platform) => assetName(version, platform));
+    it("writes the plugin's archive for linux, darwin and windows × amd64 and arm64, this platform's node-free one, and their checksums", () => {
+        const archives = [...PLATFORMS.map((platform) => assetName(version, platform)), nodeFreeAssetName(version, ownPlatform())];
         assert.deepEqual(archives.slice(0, 2), [
             `pulumi-resource-platform-v${version}-linux-amd64.tar.gz`,
             `pulumi-resource-platform-v${version}-linux-arm64.tar.gz`,
@@ -138,6 +139,24 @@ describe("npm run release", function () {
         }
     });
 
+    it("the node-free plugin: a Node single executable application in the launcher's place, serving with no node on PATH (no PATH at all)", async () => {
+        const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-plugin-"));
+        try {
+            execFileSync("tar", ["-xzf", path.join(out, nodeFreeAssetName(version, ownPlatform())), "-C", folder]);
+            assert.ok(!fs.existsSync(path.join(folder, "pulumi-resource-platform.cmd")));
+            const child = spawn(path.join(folder, "pulumi-resource-platform"), [], {
+                cwd: os.tmpdir(),
+                env: { HOME: os.tmpdir() },
+                stdio: ["ignore", "pipe", "pipe"],
+            });
+            const [first] = (await once(child.stdout, "data")) as [Buffer];
+            child.kill();
+            assert.match(first.toString(), /^\d+\n/);
+        } finally {
+            fs.rmSync(folder, { recursive: true, force: true });
+        }
+    });
+
     it("the Python SDK: a wheel and an sdist of pulumi_platform, naming the plugin, its version and its release location", () => {
         const wheel = `pulumi_platform-${version}-py3-none-any.whl`;
         assert.ok(files.includes(wheel) && files.includes(`pulumi_platform-${version}.tar.gz`), files.join(", "));
@@ -183,17 +202,19 @@ describe("npm run release", function () {
         const emulator = useEmulator(examplesPlatform([CLIENT]));
 
         /** The YAML example's stack under CLI `cli`, the plugin installed with `plugin install --file` of this machine's archive. */
-        async function yamlStackFromArchive(cli: string): Promise<CliStack> {
+        async function yamlStackFromArchive(cli: string, archive = OWN_ASSET, options: { withoutNode?: boolean } = {}): Promise<CliStack> {
+            const yamlHost = path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin");
             const stack = await CliStack.create({
                 example: path.join(REPOSITORY, "examples", "yaml-cluster"),
                 version: cli,
                 runner: "host",
-                env: { PATH: await newUserPathWith(cli, path.join(toolDir("pulumi-yaml", `v${YAML_VERSION}`), "bin")) },
+                // Without node: the CLI and the YAML host only (the system's folders hold a node of their own).
+                env: { PATH: options.withoutNode ? [await pulumiBin(cli), yamlHost].join(path.delimiter) : await newUserPathWith(cli, yamlHost) },
                 config: platformConfig(emulator()),
                 secrets: { "platform:clientSecret": CLIENT.clientSecret },
             });
             try {
-                succeeded(await stack.run(["plugin", "install", "resource", "platform", version, "--file", path.join(out, OWN_ASSET)]));
+                succeeded(await stack.run(["plugin", "install", "resource", "platform", version, "--file", path.join(out, archive)]));
             } catch (error) {
                 stack.dispose();
                 throw error;
@@ -296,6 +317,19 @@ describe("npm run release", function () {
                 }
             } finally {
                 await server.stop();
+            }
+        });
+
+        it("the node-free plugin: plugin install --file, then the YAML program's preview and up with no node anywhere on PATH", async () => {
+            const stack = await yamlStackFromArchive(PULUMI_SDK_MATCH, nodeFreeAssetName(version, ownPlatform()), { withoutNode: true });
+            try {
+                const up = await stack.up();
+                succeeded(up);
+                printed(up, 'ClusterScale "cluster": up will apply');
+                assertInstalledPlugin(stack, [up]);
+                assert.ok(emulator().control.replicasOf(4) !== undefined, "the layout of 5 brokers was not applied");
+            } finally {
+                stack.dispose();
             }
         });
 
