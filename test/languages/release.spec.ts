@@ -122,39 +122,31 @@ describe("npm run release", function () {
         assert.match(launcher ?? "", /^-rwxr-xr-x/);
     });
 
-    it("the unpacked plugin starts with plain Node from its own folder and serves (it prints its port)", async () => {
+    /** Unpacks `archive` and starts its plugin with `env`: it serves (its first line is its port); answers the folder's files. */
+    async function servesUnpacked(archive: string, env: NodeJS.ProcessEnv): Promise<string[]> {
         const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-plugin-"));
         try {
-            execFileSync("tar", ["-xzf", path.join(out, assetName(version, "linux-amd64")), "-C", folder]);
-            const child = spawn(path.join(folder, "pulumi-resource-platform"), [], {
-                cwd: os.tmpdir(),
-                env: { PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter), HOME: os.tmpdir() },
-                stdio: ["ignore", "pipe", "pipe"],
-            });
+            execFileSync("tar", ["-xzf", path.join(out, archive), "-C", folder]);
+            const child = spawn(path.join(folder, "pulumi-resource-platform"), [], { cwd: os.tmpdir(), env, stdio: ["ignore", "pipe", "pipe"] });
             const [first] = (await once(child.stdout, "data")) as [Buffer];
             child.kill();
             assert.match(first.toString(), /^\d+\n/);
+            return fs.readdirSync(folder);
         } finally {
             fs.rmSync(folder, { recursive: true, force: true });
         }
+    }
+
+    it("the unpacked plugin starts with plain Node from its own folder and serves (it prints its port)", async () => {
+        await servesUnpacked(assetName(version, "linux-amd64"), {
+            PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
+            HOME: os.tmpdir(),
+        });
     });
 
     it("the node-free plugin: a Node single executable application in the launcher's place, serving with no node on PATH (no PATH at all)", async () => {
-        const folder = fs.mkdtempSync(path.join(os.tmpdir(), "platform-plugin-"));
-        try {
-            execFileSync("tar", ["-xzf", path.join(out, nodeFreeAssetName(version, ownPlatform())), "-C", folder]);
-            assert.ok(!fs.existsSync(path.join(folder, "pulumi-resource-platform.cmd")));
-            const child = spawn(path.join(folder, "pulumi-resource-platform"), [], {
-                cwd: os.tmpdir(),
-                env: { HOME: os.tmpdir() },
-                stdio: ["ignore", "pipe", "pipe"],
-            });
-            const [first] = (await once(child.stdout, "data")) as [Buffer];
-            child.kill();
-            assert.match(first.toString(), /^\d+\n/);
-        } finally {
-            fs.rmSync(folder, { recursive: true, force: true });
-        }
+        const unpacked = await servesUnpacked(nodeFreeAssetName(version, ownPlatform()), { HOME: os.tmpdir() });
+        assert.ok(!unpacked.includes("pulumi-resource-platform.cmd"), unpacked.join(", "));
     });
 
     it("the Python SDK: a wheel and an sdist of pulumi_platform, naming the plugin, its version and its release location", () => {
