@@ -54,7 +54,22 @@ export function kubernetesBin(): string {
     return bin;
 }
 
+/**
+ * Starts etcd, the API server and the controller manager. Their ports are picked free a moment before they bind them,
+ * so another process of a parallel suite may take one in between (seen in CI: "bind: address already in use"): such
+ * a start is made again on other ports, at most three times.
+ */
 export async function startControlPlane(): Promise<ControlPlane> {
+    for (let attempt = 1; ; attempt++) {
+        try {
+            return await startControlPlaneOnce();
+        } catch (error) {
+            if (attempt >= 3 || !/address already in use/.test(error instanceof Error ? error.message : String(error))) throw error;
+        }
+    }
+}
+
+async function startControlPlaneOnce(): Promise<ControlPlane> {
     const bin = kubernetesBin();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "platform-k8s-"));
     const file = (name: string) => path.join(dir, name);
@@ -125,8 +140,14 @@ export async function startControlPlane(): Promise<ControlPlane> {
             cert: fs.readFileSync(file("admin.crt"), "utf8"),
             key: fs.readFileSync(file("admin.key"), "utf8"),
         });
+        // etcd or the API server gone (a port taken meanwhile): said at once, with both logs.
+        const exited = () => processes.some((child) => child.exitCode !== null || child.signalCode !== null);
         await until(
-            async () => (await admin.get("/readyz").catch(() => ({ status: 0 }))).status === 200,
+            async () => {
+                if (exited())
+                    throw new ExitedEarly(`etcd:\n${readLog(dir, "etcd").slice(-1500)}\nkube-apiserver:\n${readLog(dir, "kube-apiserver").slice(-1500)}`);
+                return (await admin.get("/readyz").catch(() => ({ status: 0 }))).status === 200;
+            },
             30_000,
             "the API server to be ready",
             () => readLog(dir, "kube-apiserver"),
@@ -225,10 +246,17 @@ function readLog(dir: string, program: string): string {
     return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 }
 
+/** A process of the control plane ended while it was being waited for. */
+class ExitedEarly extends Error {}
+
 async function until(condition: () => Promise<boolean>, timeoutMs: number, what: string, log: () => string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-        if (await condition().catch(() => false)) return;
+        const met = await condition().catch((error: unknown) => {
+            if (error instanceof ExitedEarly) throw new Error(`a process ended before ${what}:\n${error.message}`);
+            return false;
+        });
+        if (met) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`timed out waiting for ${what}:\n${log().slice(-3000)}`);
