@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { writeArchive } from "./pluginTarball";
 
 /** The fuse Node looks for to tell an application from a plain node (the single executable applications docs). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -45,10 +46,6 @@ export async function writeNodeFreePlugin(folder: string, version: string, out: 
     const { inject } = require("postject") as { inject: (file: string, name: string, data: Buffer, options: { sentinelFuse: string }) => Promise<void> };
     await inject(executable, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE });
     const name = nodeFreeAssetName(version, ownPlatform());
-    execFileSync(
-        "tar",
-        ["--create", "--gzip", "--file", path.join(out, name), "--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-C", app, "."],
-        { stdio: ["ignore", "ignore", "pipe"] },
-    );
+    writeArchive(app, path.join(out, name));
     return name;
 }

@@ -18,31 +18,18 @@ export function assetName(version: string, platform: string): string {
 /** Writes the plugin's archives for every platform into `out` from the staged `folder`; answers their file names. */
 export function writePluginTarballs(folder: string, version: string, out: string, work: string): string[] {
     const archive = path.join(work, "plugin.tar.gz");
-    // Owner, order and times fixed: the same sources make the same archive.
-    execFileSync(
-        "tar",
-        [
-            "--create",
-            "--gzip",
-            "--file",
-            archive,
-            "--sort=name",
-            "--owner=0",
-            "--group=0",
-            "--numeric-owner",
-            "--mtime=@0",
-            "--hard-dereference",
-            "-C",
-            folder,
-            ".",
-        ],
-        { stdio: ["ignore", "ignore", "pipe"] },
-    );
+    writeArchive(folder, archive);
     return PLATFORMS.map((platform) => {
         const name = assetName(version, platform);
         fs.copyFileSync(archive, path.join(out, name));
         return name;
     });
+}
+
+/** A .tar.gz of the folder's contents at its root; owner, order and times fixed: the same files make the same archive. */
+export function writeArchive(folder: string, archive: string): void {
+    const fixed = ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "--hard-dereference"];
+    execFileSync("tar", ["--create", "--gzip", "--file", archive, ...fixed, "-C", folder, "."], { stdio: ["ignore", "ignore", "pipe"] });
 }
 
 /** The plugin's folder as the archives hold it. */

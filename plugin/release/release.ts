@@ -1,8 +1,9 @@
 // npm run release [-- --out DIR]: the release of the package's version, in a folder outside git (DIR, else
 // PLATFORM_RELEASE_DIR, else <the tools' cache>/../release/v<version>): the provider plugin's archive for each platform
 // and a checksums file (the assets a GitHub release v<version> carries, where the schema's pluginDownloadURL points),
-// the Python SDK's wheel and sdist, the Go SDK's module, and the .NET SDK's sources. One version everywhere: package.json's. Builds the
-// SDK generator and the Python environment first when this machine has not (npm run tools:languages does the same).
+// the Python SDK's wheel and sdist, the Go SDK's module, and the .NET SDK's sources. One version everywhere:
+// package.json's. Builds the SDK generators and the Python environment first when this machine has not (npm run
+// tools:languages does the same).
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -27,7 +28,7 @@ export function releaseDir(version: string, argv: readonly string[] = process.ar
 
 /**
  * Writes the release into `out` (emptied first); answers what it holds. `nodeFree`: also this platform's plugin that
- * needs no Node (nodeFreePlugin.ts, about 45 MB): `npm run release -- --node-free`.
+ * needs no Node (nodeFreePlugin.ts, about 55 MB): `npm run release -- --node-free`.
  */
 export async function release(out: string, options: { nodeFree?: boolean } = {}): Promise<string[]> {
     const { version } = packageInfo();

@@ -7,9 +7,10 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { failed, printed, succeeded } from "../provider/clusterScaleSupport";
+import { failed, succeeded } from "../provider/clusterScaleSupport";
 import { HELM4_VERSION } from "../tools/helm";
 import { CHART, RELEASE, STATEFUL_SET, helm, helmBin } from "./brokerWorkload";
+import { refusedWithoutRecipe } from "./gitOpsRefusal";
 import { type RealCluster, useRealCluster } from "./realCluster";
 
 const REMOVE_REPLICAS = path.join(__dirname, "remove-replicas");
@@ -50,20 +51,11 @@ describe(`Flux helm-controller's upgrades (emulated with Helm ${HELM4_VERSION}: 
         const flux = helmController(cluster);
         flux.install();
         await cluster.waitReady(3);
-        const grow = { brokerCount: 5, kubernetes: cluster.route };
-        const preview = await cluster.run("preview", grow);
-        assert.ok(
-            printed(
-                preview,
-                `StatefulSet ${STATEFUL_SET} is deployed by Flux helm-controller (labels helm.toolkit.fluxcd.io/*)`,
-                `ClusterScale cannot read HelmRelease flux-system/${RELEASE}`,
-            ),
-            preview.result.stdout,
-        );
-        assert.match(failed(preview), /it would move spec\.replicas from 3, and StatefulSet camunda-zeebe is deployed by Flux helm-controller/);
-        const refused = await cluster.run("up", grow, { skipPreview: true });
-        assert.match(failed(refused), /Nothing was sent\./);
-        assert.equal(await cluster.replicas(), 3);
+        await refusedWithoutRecipe(cluster, {
+            deployedBy: `StatefulSet ${STATEFUL_SET} is deployed by Flux helm-controller (labels helm.toolkit.fluxcd.io/*)`,
+            cannotRead: `ClusterScale cannot read HelmRelease flux-system/${RELEASE}`,
+            refusal: /it would move spec\.replicas from 3, and StatefulSet camunda-zeebe is deployed by Flux helm-controller/,
+        });
 
         const declared = (brokerCount: number) => ({ brokerCount, kubernetes: { ...cluster.route, gitOpsRecipes: ["helm-controller"] } });
         flux.installRecipe();

@@ -28,7 +28,7 @@ const { version } = packageInfo();
 const SERVER = "github://api.github.com/pulumi-platform/pulumi-platform";
 const CLIENT = { clientId: "release-client", clientSecret: "release-secret-0123456789", audience: "127.0.0.1" };
 /** This machine's asset: the CLI asks for its own os and arch. */
-const OWN_ASSET = assetName(version, `${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`);
+const OWN_ASSET = assetName(version, ownPlatform());
 
 /** A new user's PATH: pulumi, node, the language's own tools, the system's; no plugin launcher anywhere on it. */
 async function newUserPath(...languageTools: string[]): Promise<string> {
