@@ -103,6 +103,11 @@ export const clusterScaleDeclaration = {
             .describe("Remove the brokers that are left out without moving their partitions (they are unreachable). Replace-only. Default false."),
         timeoutSeconds: int().optional().describe("How long create/update wait for the change to complete. Default 1800."),
         cancelOnTimeout: z.boolean().optional().describe("Cancel the change when the wait times out. Default false."),
+        maxBrokersRemoved: int()
+            .optional()
+            .describe(
+                "The most brokers one change may remove (counted against the cluster's members); a plan removing more is refused before anything is sent.",
+            ),
     }),
     outputs: z.object({
         changeId: int().describe("Id of the last change applied to reach this layout."),

@@ -34,6 +34,8 @@ export interface ClusterScaleInputs {
     force: boolean;
     timeoutSeconds: number;
     cancelOnTimeout: boolean;
+    /** The most brokers one change may remove, counted against the cluster's members. */
+    maxBrokersRemoved?: number;
 }
 
 /** The layout the inputs ask for, in the terms of a scale request. */
@@ -46,6 +48,7 @@ export interface DesiredLayout {
     /** The replication factor the resource recorded as intended (old outputs), used when the input leaves it out. */
     recordedReplicationFactor?: number;
     force: boolean;
+    maxBrokersRemoved?: number;
 }
 
 /** Where the URLs come from when the inputs leave them out (read in configure and in each method). */
@@ -107,6 +110,7 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     const force = asChecked<boolean>(layout.force ?? false);
     const cancelOnTimeout = asChecked<boolean>(layout.cancelOnTimeout ?? false);
     const timeoutSeconds = asChecked<number>(layout.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
+    const maxBrokersRemoved = layout.maxBrokersRemoved == null ? undefined : asChecked<number>(layout.maxBrokersRemoved);
     const auth = checkAuth(news.auth, fail);
     const tls = checkTls(news.tls, fail);
 
@@ -137,6 +141,7 @@ export function checkInputs(olds: Raw, news: Raw, defaults: InputDefaults): Chec
     if (brokerCount !== undefined) inputs.brokerCount = brokerCount;
     if (partitionCount !== undefined) inputs.partitionCount = partitionCount;
     if (replicationFactor !== undefined) inputs.replicationFactor = replicationFactor;
+    if (maxBrokersRemoved !== undefined) inputs.maxBrokersRemoved = maxBrokersRemoved;
 
     return { inputs, failures, hasUnknowns: requestUnknown(inputs) };
 }
@@ -154,6 +159,7 @@ export function requestUnknown(inputs: ClusterScaleInputs): boolean {
         inputs.partitionCount,
         inputs.replicationFactor,
         inputs.force,
+        inputs.maxBrokersRemoved,
     ];
     return requestFields.some(containsUnknown);
 }
@@ -168,6 +174,7 @@ export function desiredLayout(inputs: ClusterScaleInputs, recordedReplicationFac
     if (inputs.partitionCount !== undefined) desired.partitionCount = inputs.partitionCount;
     if (inputs.replicationFactor !== undefined) desired.replicationFactor = inputs.replicationFactor;
     if (recordedReplicationFactor !== undefined) desired.recordedReplicationFactor = recordedReplicationFactor;
+    if (inputs.maxBrokersRemoved !== undefined) desired.maxBrokersRemoved = inputs.maxBrokersRemoved;
     return desired;
 }
 

@@ -32,6 +32,7 @@ export interface ClusterScaleSettings {
     force: boolean;
     timeoutSeconds: number;
     cancelOnTimeout: boolean;
+    maxBrokersRemoved?: number;
 }
 
 export interface ClusterScaleOutputs extends ClusterScaleSettings {
@@ -84,13 +85,14 @@ export function settingsOf(inputs: ClusterScaleInputs | ClusterScaleSettings): C
     if (inputs.gatewayUrl !== undefined) settings.gatewayUrl = inputs.gatewayUrl;
     if (inputs.brokers !== undefined) settings.brokers = [...inputs.brokers];
     if (inputs.brokerCount !== undefined) settings.brokerCount = inputs.brokerCount;
+    if (inputs.maxBrokersRemoved !== undefined) settings.maxBrokersRemoved = inputs.maxBrokersRemoved;
     return settings;
 }
 
 /** The names of the settings that differ (brokers compared as sets). */
 export function changedSettings(olds: Partial<ClusterScaleSettings>, news: ClusterScaleSettings): string[] {
     const changed: string[] = [];
-    const scalar = ["managementUrl", "gatewayUrl", "basePath", "force", "timeoutSeconds", "cancelOnTimeout", "brokerCount"] as const;
+    const scalar = ["managementUrl", "gatewayUrl", "basePath", "force", "timeoutSeconds", "cancelOnTimeout", "brokerCount", "maxBrokersRemoved"] as const;
     for (const key of scalar) if (olds[key] !== news[key]) changed.push(key);
     const sorted = (ids: number[] | undefined) => (ids === undefined ? undefined : JSON.stringify([...ids].sort((a, b) => a - b)));
     if (sorted(olds.brokers) !== sorted(news.brokers)) changed.push("brokers");

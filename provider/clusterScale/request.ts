@@ -160,6 +160,16 @@ function lossReason(desired: DesiredLayout, losses: ReturnType<typeof unaskedRep
 
 /** Layouts that no request can reach, found from the live cluster. */
 function refuse(desired: DesiredLayout, live: LiveSnapshot, patchUnsupported: boolean): PlanOutcome | undefined {
+    const removed = removedBrokers(desired, live);
+    if (desired.maxBrokersRemoved !== undefined && removed.length > desired.maxBrokersRemoved) {
+        return {
+            kind: "rejected",
+            property: "maxBrokersRemoved",
+            reason:
+                `this change removes ${removed.length} brokers (${removed.join(", ")}) of the cluster's ${live.members.length}, ` +
+                `more than maxBrokersRemoved ${desired.maxBrokersRemoved}: remove them over several updates, or raise the limit for this one`,
+        };
+    }
     const wanted = desired.partitionCount;
     if (wanted === undefined || live.partitionCount === 0) return undefined;
     if (wanted < live.partitionCount) {

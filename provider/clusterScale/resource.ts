@@ -88,6 +88,11 @@ export interface ClusterScaleArgs {
     timeoutSeconds?: pulumi.Input<number>;
     /** Cancel the change when the wait times out. Already applied operations are not rolled back. Default false. */
     cancelOnTimeout?: pulumi.Input<boolean>;
+    /**
+     * The most brokers one change may remove, counted against the cluster's own members (not the layout recorded last):
+     * preview and up refuse a plan that removes more, before anything is sent. Left out, no limit.
+     */
+    maxBrokersRemoved?: pulumi.Input<number>;
 }
 
 /** What the state stores as the provider: it loads provider.ts from the installed package. One object, serialized once. */

@@ -51,6 +51,7 @@ export const layoutSchema = z
         force: flag,
         cancelOnTimeout: flag,
         timeoutSeconds: orUnknown(z.number().positive().max(LIMITS.timeoutSeconds)).nullish(),
+        maxBrokersRemoved: integer(0, LIMITS.brokers),
     })
     .check(
         z.superRefine(
@@ -95,7 +96,16 @@ export function checkLayout(raw: Record<string, unknown>): { layout?: LayoutInpu
     return { failures: result.error.issues.map((issue) => failureOf(issue, fields)) };
 }
 
-const LAYOUT_FIELDS = ["brokers", "brokerCount", "partitionCount", "replicationFactor", "force", "cancelOnTimeout", "timeoutSeconds"] as const;
+const LAYOUT_FIELDS = [
+    "brokers",
+    "brokerCount",
+    "partitionCount",
+    "replicationFactor",
+    "force",
+    "cancelOnTimeout",
+    "timeoutSeconds",
+    "maxBrokersRemoved",
+] as const;
 
 /** The reason of each field's value problem (custom issues carry their own). */
 const REASONS: Record<string, (value: unknown) => string> = {
@@ -104,6 +114,7 @@ const REASONS: Record<string, (value: unknown) => string> = {
     replicationFactor: (value) => `replicationFactor is ${JSON.stringify(value)}: it must be an integer ≥ 1 and at most ${LIMITS.brokers}`,
     force: (value) => `force is ${JSON.stringify(value)}: it must be true or false`,
     cancelOnTimeout: (value) => `cancelOnTimeout is ${JSON.stringify(value)}: it must be true or false`,
+    maxBrokersRemoved: (value) => `maxBrokersRemoved is ${JSON.stringify(value)}: it must be an integer ≥ 0 and at most ${LIMITS.brokers}`,
     timeoutSeconds: (value) => `timeoutSeconds is ${JSON.stringify(value)}: it must be a number of seconds > 0 and at most ${LIMITS.timeoutSeconds} (7 days)`,
 };
 

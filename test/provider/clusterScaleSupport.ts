@@ -28,6 +28,7 @@ export interface ScaleArgs {
     force?: boolean;
     timeoutSeconds?: number;
     cancelOnTimeout?: boolean;
+    maxBrokersRemoved?: number;
     kubernetes?: Record<string, unknown>;
 }
 
