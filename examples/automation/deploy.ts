@@ -6,6 +6,9 @@
 //   PLATFORM_MANAGEMENT_URL=http://camunda-zeebe-gateway.camunda.svc:9600 BROKER_COUNT=5 \
 //   npx ts-node deploy.ts preview        # or: up
 //
+// Guardrails: POLICY_PACK=node_modules/pulumi-platform/policy-pack runs the package's policy pack with both commands
+// (a mandatory violation fails them before anything is sent), POLICY_PACK_CONFIG=policy-config.json gives its config.
+//
 // Run it from a folder with this Pulumi.yaml and your package.json (where pulumi-platform is installed): the provider
 // host that Pulumi starts for the layout loads the package from there, and the stack's config file is written there.
 import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
@@ -30,12 +33,16 @@ async function main(): Promise<number> {
         { workDir: process.cwd(), pulumiCommand },
     );
     const print = (text: string) => process.stdout.write(text);
+    const guardrails = {
+        policyPacks: process.env.POLICY_PACK ? [process.env.POLICY_PACK] : undefined,
+        policyPackConfigs: process.env.POLICY_PACK_CONFIG ? [process.env.POLICY_PACK_CONFIG] : undefined,
+    };
     try {
         if (mode === "preview") {
-            const preview = await stack.preview({ onOutput: print });
+            const preview = await stack.preview({ onOutput: print, ...guardrails });
             console.log(`plan: ${JSON.stringify(preview.changeSummary)}`);
         } else {
-            const up = await stack.up({ onOutput: print });
+            const up = await stack.up({ onOutput: print, ...guardrails });
             console.log(`changeId: ${up.outputs.changeId?.value}`);
         }
         return 0;

@@ -17,6 +17,7 @@ import { DEFAULT_SOAK, SoakBenchOptions, benchSoak } from "./soak";
 import { DEFAULT_ORGANIZATION_SOAK, OrganizationSoakBenchOptions, benchOrganizationSoak } from "./organizationSoak";
 import { DEFAULT_FLEET, FleetOptions, benchFleet } from "./fleet";
 import { DEFAULT_PLUGIN_PACKAGING, PluginPackagingOptions, benchPluginPackaging } from "./pluginPackaging";
+import { DEFAULT_POLICY_PACK_PREVIEW, PolicyPackPreviewOptions, benchPolicyPackPreview } from "./policyPackPreview";
 import { DEFAULT_LANGUAGE_PREVIEW, LanguagePreviewOptions, benchLanguagePreview } from "./languagePreview";
 import { DEFAULT_SCALE, ScaleOptions, benchScale } from "./scale";
 import { DEFAULT_STATE, StateOptions, benchState } from "./stateSize";
@@ -39,6 +40,7 @@ export interface BenchOptions {
     languagePreview: LanguagePreviewOptions;
     fleet: FleetOptions;
     pluginPackaging: PluginPackagingOptions;
+    policyPackPreview: PolicyPackPreviewOptions;
 }
 
 export const ALL_SECTIONS: SectionName[] = [
@@ -55,6 +57,7 @@ export const ALL_SECTIONS: SectionName[] = [
     "languagePreview",
     "fleet",
     "pluginPackaging",
+    "policyPackPreview",
 ];
 
 /** The full run: about 10 minutes on 2 cores (the organization soak about 4 of them, the fleet about 3). */
@@ -73,13 +76,14 @@ export const FULL_OPTIONS: BenchOptions = {
     languagePreview: DEFAULT_LANGUAGE_PREVIEW,
     fleet: DEFAULT_FLEET,
     pluginPackaging: DEFAULT_PLUGIN_PACKAGING,
+    policyPackPreview: DEFAULT_POLICY_PACK_PREVIEW,
 };
 
 /** A tiny configuration that exercises every code path in seconds (its figures mean nothing). */
 export const SMOKE_OPTIONS: BenchOptions = {
-    // Sections 11 and 12 need the real CLI (11 the languages tier's tools too), 13 writes two archives (one of 45 MB):
-    // their tiers run their tiny versions.
-    sections: ALL_SECTIONS.filter((section) => section !== "languagePreview" && section !== "fleet" && section !== "pluginPackaging"),
+    // Sections 11, 12 and 14 need the real CLI (11 the languages tier's tools too), 13 writes two archives (one of 45
+    // MB): their tiers run their tiny versions.
+    sections: ALL_SECTIONS.filter((section) => !["languagePreview", "fleet", "pluginPackaging", "policyPackPreview"].includes(section)),
     lag: { cases: [changeCase(5, 10)], repeats: 2, fixedIntervalsMs: [100] },
     scale: { fromBrokers: 4, toBrokers: 8, partitions: 16, replicationFactor: 3, iterations: 2 },
     tokens: { resources: 3, runs: 2, method: "sdk" },
@@ -93,6 +97,7 @@ export const SMOKE_OPTIONS: BenchOptions = {
     languagePreview: { rounds: 1 },
     fleet: { stacks: 3, slowAnswerMs: 500 },
     pluginPackaging: { rounds: 1 },
+    policyPackPreview: { rounds: 1 },
 };
 
 type Progress = (line: string) => void;
@@ -145,6 +150,7 @@ export async function runBench(options: BenchOptions, progress: Progress = () =>
         languagePreview: async () => record("languagePreview", await benchLanguagePreview(options.languagePreview)),
         fleet: async () => record("fleet", await benchFleet(options.fleet)),
         pluginPackaging: async () => record("pluginPackaging", await benchPluginPackaging(options.pluginPackaging)),
+        policyPackPreview: async () => record("policyPackPreview", await benchPolicyPackPreview(options.policyPackPreview)),
         previewCost: async () => {
             const unavailable = clusterScaleUnavailable();
             if (unavailable !== undefined) {

@@ -37,7 +37,8 @@ export type SectionName =
     | "organizationSoak"
     | "languagePreview"
     | "fleet"
-    | "pluginPackaging";
+    | "pluginPackaging"
+    | "policyPackPreview";
 
 export const SECTION_TITLES: Record<SectionName, string> = {
     previewCost: "1. Preview cost (ClusterScale diff)",
@@ -53,6 +54,7 @@ export const SECTION_TITLES: Record<SectionName, string> = {
     languagePreview: "11. One preview from TypeScript and from Python (the provider plugin), under the real CLI",
     fleet: "12. A fleet: stacks side by side through the Automation API under the real CLI",
     pluginPackaging: "13. The plugin as a release ships it: its archive against the node-free one (size, start to port)",
+    policyPackPreview: "14. What the policy pack adds to a preview, under the real CLI",
 };
 
 /** What one benchmark section returns. */

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { useEmulator } from "../support/emulator";
 import { mainVersion, pulumiBin } from "./pulumiBin";
 import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
+import { policyHostBin } from "../tools/policyHost";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
 
@@ -30,7 +31,7 @@ describe(`examples/automation under pulumi ${mainVersion()}`, function () {
     });
     afterEach(() => fs.rmSync(workDir, { recursive: true, force: true }));
 
-    const deploy = async (mode: string, brokerCount: number): Promise<Run> => {
+    const deploy = async (mode: string, brokerCount: number, env: NodeJS.ProcessEnv = {}): Promise<Run> => {
         const bin = await pulumiBin(mainVersion());
         return new Promise((resolve, reject) => {
             const child = spawn(process.execPath, [...TYPESCRIPT_REQUIRE, "deploy.ts", mode], {
@@ -48,6 +49,7 @@ describe(`examples/automation under pulumi ${mainVersion()}`, function () {
                     PLATFORM_MANAGEMENT_URL: emulator().managementUrl,
                     BROKER_COUNT: String(brokerCount),
                     TS_NODE_PROJECT: path.join(REPOSITORY, "tsconfig.json"),
+                    ...env,
                 },
                 stdio: ["ignore", "pipe", "pipe"],
             });
@@ -84,5 +86,25 @@ describe(`examples/automation under pulumi ${mainVersion()}`, function () {
         assert.match(preview.output, /brokerCount is 0: it must be an integer ≥ 1/);
         assert.match(preview.output, /preview failed/);
         assert.equal(accepted(), 0);
+    });
+
+    it("with POLICY_PACK, the package's pack runs through the Automation API: a mandatory violation fails preview and up, sending nothing", async () => {
+        const bin = await pulumiBin(mainVersion());
+        const guardrails = {
+            STACK: "production",
+            POLICY_PACK: path.join(REPOSITORY, "policy-pack"),
+            PATH: [policyHostBin(workDir), bin, process.env.PATH ?? ""].join(path.delimiter),
+        };
+        for (const mode of ["preview", "up"]) {
+            const run = await deploy(mode, 5, guardrails);
+            assert.equal(run.code, 1, run.output);
+            assert.match(run.output, /platform-minimum-replication-factor/);
+            assert.match(run.output, /ClusterScale "cluster": replicationFactor is not given on stack "production"/);
+        }
+        assert.equal(accepted(), 0);
+        fs.writeFileSync(path.join(workDir, "policy-config.json"), JSON.stringify({ "platform-minimum-replication-factor": { productionStacks: ["prod-*"] } }));
+        const lifted = await deploy("up", 5, { ...guardrails, POLICY_PACK_CONFIG: path.join(workDir, "policy-config.json") });
+        assert.equal(lifted.code, 0, lifted.output);
+        assert.equal(accepted(), 1);
     });
 });

@@ -13,6 +13,7 @@ import { pulumiBin } from "./pulumiBin";
 import { type ProcessEntry, processesWith } from "../support/processTable";
 import { savedDeployment, savedState, stackOutputsOf } from "./savedState";
 import { TYPESCRIPT_REQUIRE } from "../support/typescriptRequire";
+import { policyHostBin } from "../tools/policyHost";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
 const PROGRAM_SERVER = path.join(__dirname, "programServer.ts");
@@ -160,6 +161,11 @@ export class CliStack {
     /** More environment for the commands from now on (a program's SDK path, say, known once the project is copied). */
     addEnv(env: NodeJS.ProcessEnv): void {
         this.env = { ...this.env, ...env };
+    }
+
+    /** What `--policy-pack` needs under this CLI, which has no Node language host (test/tools/policyHost.ts). */
+    installPolicyHost(): void {
+        this.addEnv({ PATH: `${policyHostBin(this.workDir)}${path.delimiter}${this.env.PATH ?? ""}` });
     }
 
     /** The stack's config file as it is now, and a way to put it back (values set since and not yet saved are dropped). */

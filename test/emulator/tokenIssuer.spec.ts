@@ -128,7 +128,8 @@ describe("emulator: token issuer and administration API", () => {
         await http("PUT", control("/settings"), { body: { tokenLifetimeSeconds: 1 } });
         const shortLived = await requestToken(demo);
         const { payload } = claimsOf(shortLived.json.access_token);
-        if (Date.now() / 1000 < payload.exp) assert.equal((await members(shortLived.json.access_token)).status, 200);
+        // Still valid when asked with time to spare (a busy machine can take the whole second between two lines).
+        if (payload.exp - Date.now() / 1000 > 0.5) assert.equal((await members(shortLived.json.access_token)).status, 200);
         await waitFor(async () => ((await members(shortLived.json.access_token)).status === 401 ? true : undefined), "the token to expire", 3000);
     });
 

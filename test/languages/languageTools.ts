@@ -87,7 +87,7 @@ export async function languageSetup(language: Language): Promise<LanguageSetup> 
 export async function languageStack(
     language: Language,
     example: string,
-    settings: { config?: Record<string, string>; secrets?: Record<string, string> },
+    settings: { config?: Record<string, string>; secrets?: Record<string, string>; stack?: string },
 ): Promise<CliStack> {
     const setup = await languageSetup(language);
     const stack = await CliStack.create({ example, version: PULUMI_SDK_MATCH, runner: setup.runner, env: setup.env, ...settings });

@@ -289,6 +289,20 @@ describe("examples/pipeline: the GitHub Actions workflow", () => {
         assert.equal(pulumiStep(workflow.jobs.preview, "preview")?.env?.PLATFORM_PREVIEW_REQUIRE_CLUSTER, "true");
     });
 
+    it("runs the package's policy pack with its config in both jobs, on a Node line the package supports", () => {
+        const flags = workflow.env?.POLICY_PACK ?? "";
+        assert.match(flags, /^--policy-pack node_modules\/pulumi-platform\/policy-pack --policy-pack-config \S+\.json$/);
+        for (const [name, command] of [
+            ["preview", "preview"],
+            ["up", "up"],
+        ] as const) {
+            const job = workflow.jobs[name];
+            assert.match(pulumiStep(job, command)?.run ?? "", /\$POLICY_PACK$/m, name);
+            const node = job.steps.find((step) => step.uses?.startsWith("actions/setup-node"))?.with?.["node-version"];
+            assert.ok(Number(node) >= 22, `${name}: node-version ${String(node)}, the package needs Node >= 22.19`);
+        }
+    });
+
     it("takes every credential from the pipeline's secrets, and hands them to the Pulumi steps only", () => {
         const credentials = ["PULUMI_ACCESS_TOKEN", "KUBECONFIG_DATA", "PLATFORM_CONSOLE_CLIENT_ID", "PLATFORM_CONSOLE_CLIENT_SECRET"];
         for (const [name, command] of [

@@ -26,6 +26,14 @@ const MEMBERS = [
 ];
 const PROJECT = "platform-consumer";
 const PLUGIN_FILES = ["plugin/PulumiPlugin.yaml", "plugin/package.json", "plugin/schema.json", "plugin/pulumi-resource-platform"];
+// policy/package.json makes `pulumi-platform/policy` resolve; policy-pack/ is the ready pack `--policy-pack` runs as it is.
+const POLICY_FILES = [
+    "policy/package.json",
+    "policy-pack/PulumiPolicy.yaml",
+    "policy-pack/package.json",
+    "policy-pack/index.js",
+    "policy-pack/config.example.json",
+];
 const STACK = "dev";
 const URN = (type: string, name: string) => `urn:pulumi:${STACK}::${PROJECT}::pulumi-nodejs:dynamic/platform:${type}::${name}`;
 
@@ -182,14 +190,23 @@ describe("the packed package, installed in a consumer project", function () {
             .map((entry) => `${entry.method} ${entry.path}${entry.query.dryRun ? "?dryRun=true" : ""} ${entry.status}`);
 
     it("npm pack ships compiled JavaScript, declarations and the plugin's folder only: no TypeScript sources, no tests", () => {
-        const entries = ["package.json", "README.md", "CHANGELOG.md", "dist/index.js", "dist/index.d.ts", "dist/kubernetes.js", "kubernetes/package.json"];
+        const entries = [
+            "package.json",
+            "README.md",
+            "CHANGELOG.md",
+            "dist/index.js",
+            "dist/index.d.ts",
+            "dist/kubernetes.js",
+            "kubernetes/package.json",
+            ...POLICY_FILES,
+        ];
         for (const file of [...entries, "dist/provider/clusterScale/provider.js", "dist/provider/adminClient/provider.js", "dist/sdk/index.d.ts"]) {
             assert.ok(packedFiles.includes(file), `${file} is not in the package`);
         }
         // kubernetes/package.json makes `pulumi-platform/kubernetes` resolve without an exports map.
         const unexpected = packedFiles.filter(
             (file) =>
-                ![...["package.json", "README.md", "CHANGELOG.md", "LICENSE", "kubernetes/package.json"], ...PLUGIN_FILES].includes(file) &&
+                ![...["package.json", "README.md", "CHANGELOG.md", "LICENSE", "kubernetes/package.json"], ...POLICY_FILES, ...PLUGIN_FILES].includes(file) &&
                 !/^dist\/.+\.(js|d\.ts)$/.test(file),
         );
         assert.deepEqual(unexpected, []);
@@ -208,6 +225,30 @@ describe("the packed package, installed in a consumer project", function () {
             'const helper = require("pulumi-platform/kubernetes"); console.log(require.resolve("pulumi-platform/kubernetes"), typeof helper.leaveBrokerReplicasToClusterScale)';
         const { stdout } = await run(process.execPath, ["-e", script], { cwd: consumer });
         assert.equal(stdout.trim(), `${join(modules, "pulumi-platform", "dist", "kubernetes.js")} function`);
+    });
+
+    it("pulumi-platform/policy loads without @pulumi/policy: the policies are plain objects, the pack names both doors' tokens", async () => {
+        const modules = join(consumer, "node_modules");
+        assert.deepEqual(installedCopies(modules, "@pulumi/policy"), []);
+        const script = [
+            'const policy = require("pulumi-platform/policy");',
+            "console.log(JSON.stringify({",
+            '  path: require.resolve("pulumi-platform/policy"),',
+            "  names: policy.platformPolicies().map((entry) => entry.name),",
+            '  tokens: policy.typeTokens("ClusterScale"),',
+            "}));",
+        ].join("\n");
+        const { stdout } = await run(process.execPath, ["-e", script], { cwd: consumer });
+        const loaded = JSON.parse(stdout) as { path: string; names: string[]; tokens: string[] };
+        assert.equal(loaded.path, join(modules, "pulumi-platform", "dist", "policy", "index.js"));
+        assert.equal(loaded.names.length, 10);
+        assert.ok(
+            loaded.names.every((name) => name.startsWith("platform-")),
+            loaded.names.join(", "),
+        );
+        assert.deepEqual(loaded.tokens, ["pulumi-nodejs:dynamic/platform:ClusterScale", "platform:index:ClusterScale"]);
+        const pack = readFileSync(join(modules, "pulumi-platform", "policy-pack", "index.js"), "utf8");
+        assert.match(pack, /require\("\.\.\/dist\/policy\/index\.js"\)/);
     });
 
     it("loads with plain Node from the consumer's node_modules (no ts-node, no TypeScript)", async () => {
