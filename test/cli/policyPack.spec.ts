@@ -7,12 +7,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { useEmulator } from "../support/emulator";
 import { type CliResult, CliStack } from "./cliStack";
+import { examplesPlatform } from "./examplesPlatform";
 import { mainVersion } from "./pulumiBin";
 
 const REPOSITORY = path.resolve(__dirname, "..", "..");
 const PACK = path.join(REPOSITORY, "policy-pack");
 const PARTITIONS = "platform-partition-count";
 const REPLICATION = "platform-minimum-replication-factor";
+const CLIENT = { clientId: "policy-client", clientSecret: "policy-secret-5e1d", audience: "127.0.0.1" };
+const text = (result: CliResult) => result.lines.join("\n");
 
 describe(`the policy pack under pulumi ${mainVersion()}`, function () {
     this.timeout(240_000);
@@ -34,7 +37,6 @@ describe(`the policy pack under pulumi ${mainVersion()}`, function () {
         }),
     );
 
-    const text = (result: CliResult) => result.lines.join("\n");
     /** The requests that asked the cluster for a change (a dry run only asks for a plan). */
     const changeRequests = () =>
         emulator()
@@ -95,5 +97,65 @@ describe(`the policy pack under pulumi ${mainVersion()}`, function () {
         assert.notEqual(audit.exitCode, 0, text(audit));
         assert.match(text(audit), /ClusterScale "cluster": replicationFactor 3 on stack "prod" is below the minimum 4/);
         assert.equal(emulator().control.requests().length, requests, "analyze reached the cluster");
+    });
+});
+
+describe(`the policy pack on the organization's resources under pulumi ${mainVersion()}`, function () {
+    this.timeout(240_000);
+    const emulator = useEmulator(examplesPlatform([CLIENT]));
+    const adminConfig = () => ({ "platform:clientId": CLIENT.clientId, "platform:oauthUrl": emulator().authUrl, "platform:baseUrl": emulator().baseUrl });
+    const writes = () =>
+        emulator()
+            .control.requests()
+            .filter((entry) => entry.interface === "admin" && entry.method !== "GET")
+            .map((entry) => `${entry.method} ${entry.path}`);
+    const stacks: CliStack[] = [];
+    after(() => stacks.forEach((stack) => stack.dispose()));
+    const prodStack = async (example: string, config: Record<string, string>, secrets: Record<string, string> = {}) => {
+        const stack = await CliStack.create({
+            example: path.join(REPOSITORY, "examples", example),
+            version: mainVersion(),
+            stack: "prod",
+            config: { ...adminConfig(), ...config },
+            secrets: { "platform:clientSecret": CLIENT.clientSecret, ...secrets },
+        });
+        stacks.push(stack);
+        stack.installPolicyHost();
+        return stack;
+    };
+
+    it("examples/hosted-cluster: an unprotected production Cluster and an open allowlist fail the preview; the allowlist on the cluster passes", async () => {
+        const stack = await prodStack(
+            "hosted-cluster",
+            { clusterName: "orders", region: "Belgium, Europe (europe-west1)", officeRange: "0.0.0.0/0" },
+            { paymentsApiKey: "payments-policy-key" },
+        );
+        const preview = await stack.preview("--policy-pack", PACK);
+        assert.notEqual(preview.exitCode, 0, text(preview));
+        assert.match(text(preview), /\[mandatory\]\s+platform-protect-production-cluster\s+\(pulumi-nodejs:dynamic\/platform:Cluster: orders\)/);
+        assert.match(text(preview), /Cluster "orders": protect is not set and/);
+        assert.match(text(preview), /\[mandatory\]\s+platform-closed-ip-allowlist\s+\(pulumi-nodejs:dynamic\/platform:IpAllowlist: ingress\)/);
+        assert.match(text(preview), /IpAllowlist "ingress": .*0\.0\.0\.0\/0.* on stack "prod": a range of prefix length 0 lets every address in/);
+        // The allowlist's clusterId comes from the cluster: the stack policy sees the dependency.
+        assert.doesNotMatch(text(preview), /platform-production-cluster-allowlist/);
+        assert.deepEqual(writes(), []);
+    });
+
+    it("examples/organization: the admin role for someone not listed is advisory: it shows and the preview passes", async () => {
+        const members = [
+            { email: "ada@example.com", roles: ["admin"] },
+            { email: "grace@example.com", roles: ["admin", "operationsengineer"] },
+        ];
+        const stack = await prodStack("organization", { members: JSON.stringify(members) });
+        const config = path.join(stack.workDir, "admins.json");
+        fs.writeFileSync(config, JSON.stringify({ "platform-admin-role": { allowedEmails: ["ada@example.com"] } }));
+        const preview = await stack.preview("--policy-pack", PACK, "--policy-pack-config", config);
+        assert.equal(preview.exitCode, 0, text(preview));
+        assert.match(text(preview), /\[advisory\]\s+platform-admin-role\s+\(pulumi-nodejs:dynamic\/platform:OrganizationMember: grace@example.com\)/);
+        assert.match(
+            text(preview),
+            /OrganizationMember "grace@example.com": roles gives "admin" to grace@example.com, who is not in allowedEmails \("ada@example.com"\)/,
+        );
+        assert.doesNotMatch(text(preview), /OrganizationMember: ada@example.com\)/);
     });
 });

@@ -14,6 +14,9 @@ const languageProto = require("@pulumi/pulumi/proto/language_pb");
 const pluginProto = require("@pulumi/pulumi/proto/plugin_pb");
 const { version } = require("@pulumi/pulumi/package.json");
 
+/** The packs running; each is waited for before this host exits, so that its CPU time counts in this host's. */
+const running = new Set();
+
 function unimplemented(name) {
     return (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not served by the suite's policy host` });
 }
@@ -39,6 +42,9 @@ function runPlugin(call) {
     const env =
         given.length === 0 ? process.env : Object.fromEntries(given.map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
     const child = spawn(process.execPath, [runPolicyPack, ...request.getArgsList(), packDir], { cwd: packDir, env, stdio: ["ignore", "pipe", "pipe"] });
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    running.add(closed);
+    void closed.then(() => running.delete(closed));
     child.stdout.on("data", (chunk) => reply(languageProto.RunPluginResponse.prototype.setStdout, chunk));
     child.stderr.on("data", (chunk) => reply(languageProto.RunPluginResponse.prototype.setStderr, chunk));
     child.on("close", (code) => {
@@ -52,6 +58,13 @@ function getPluginInfo(_call, callback) {
     const info = new pluginProto.PluginInfo();
     info.setVersion(version);
     callback(null, info);
+}
+
+// The engine stops a plugin with SIGINT to its process group (the pack gets it too), then SIGKILL after 5 s.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+        void Promise.all(running).then(() => process.exit(0));
+    });
 }
 
 const served = { runPlugin, getPluginInfo };
