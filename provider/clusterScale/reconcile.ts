@@ -76,6 +76,8 @@ interface Progress {
     ranReplicas: number;
     /** The uid of the StatefulSet this run last saw, recorded with ranReplicas. */
     statefulSetUid?: string;
+    /** The pods the last wait for new pods waited for, when it ended before they ran (its line is not repeated). */
+    waitingFor?: string;
     /** The count this run last wrote to spec.replicas. */
     setReplicas?: number;
 }
@@ -188,23 +190,18 @@ export async function reconcile(
                 if (!applied) throw new Error(`${subject(name)}: ${reason}`);
                 return fail(progress.outputs!, reason, progress);
             }
-            case "waitForPods":
-                say(name, `waiting for ${podList(statefulSet!, step.ordinals)} to run before the layout change names them`);
-                return {
-                    ...next,
-                    seen: {
-                        view: workload!.view,
-                        pods: await waitForPods(name, statefulSet!, workload!.view, step.ordinals, "run", remainingMs, inputs.timeoutSeconds),
-                    },
-                };
-            case "waitForPodsGone":
-                return {
-                    ...next,
-                    seen: {
-                        view: workload!.view,
-                        pods: await waitForPods(name, statefulSet!, workload!.view, step.ordinals, "stop", remainingMs, inputs.timeoutSeconds),
-                    },
-                };
+            case "waitForPods": {
+                const waitingFor = podList(statefulSet!, step.ordinals);
+                if (progress.waitingFor !== waitingFor) say(name, `waiting for ${waitingFor} to run before the layout change names them`);
+                const pods = await waitForPods(name, statefulSet!, workload!.view, step.ordinals, "run", remainingMs, inputs.timeoutSeconds);
+                // Not running yet: the next round reads the StatefulSet and its pods again (the count may have moved).
+                if (pods === undefined) return { ...next, waitingFor };
+                return { ...next, seen: { view: workload!.view, pods }, waitingFor: undefined };
+            }
+            case "waitForPodsGone": {
+                const pods = await waitForPods(name, statefulSet!, workload!.view, step.ordinals, "stop", remainingMs, inputs.timeoutSeconds);
+                return { ...next, seen: pods === undefined ? undefined : { view: workload!.view, pods } };
+            }
             case "deleteClaims": {
                 // The pods of removed brokers are gone; a count raised meanwhile would start them again on these claims.
                 const view = await readStatefulSet(name, statefulSet!);

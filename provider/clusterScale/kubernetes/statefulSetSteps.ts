@@ -145,7 +145,15 @@ function orderedStartRefusal(statefulSet: BrokerStatefulSet, blocked: readonly n
     );
 }
 
-/** Until the pods of these ordinals run (`run`) or are gone (`stop`); the pods as last seen, which decide the next step. */
+/** The longest a wait for pods goes without the StatefulSet read again (its count is not watched). */
+export const POD_WAIT_SLICE_MS = 10_000;
+
+/**
+ * Until the pods of these ordinals run (`run`) or are gone (`stop`); the pods as last seen, which decide the next step.
+ * The wait also ends (undefined) when one of them turns back (a pod awaited to run began to go, one awaited to go came
+ * back), or after POD_WAIT_SLICE_MS: someone may have moved spec.replicas meanwhile, and then the pods never get
+ * there. The next round reads the StatefulSet and its pods again, and stops there if the count moved.
+ */
 export async function waitForPods(
     name: string,
     statefulSet: BrokerStatefulSet,
@@ -154,19 +162,33 @@ export async function waitForPods(
     goal: "run" | "stop",
     timeoutMs: number,
     timeoutSeconds: number,
-): Promise<PodView[]> {
+): Promise<PodView[] | undefined> {
     const names = ordinals.map((ordinal) => statefulSet.podName(ordinal));
+    const alive = (pods: ReadonlyMap<string, PodView>) => names.filter((pod) => pods.has(pod) && !pods.get(pod)!.deleting);
     const done =
         goal === "run"
             ? (pods: ReadonlyMap<string, PodView>) => names.every((pod) => pods.get(pod)?.started === true && !pods.get(pod)?.deleting)
             : (pods: ReadonlyMap<string, PodView>) => names.every((pod) => !pods.has(pod));
+    // The awaited pods seen where the wait wants them (alive to run, gone to stop): one that turns back is news.
+    const seenThere = new Set<string>();
+    const decide = (pods: ReadonlyMap<string, PodView>): { pods?: PodView[] } | undefined => {
+        if (done(pods)) return { pods: [...pods.values()] };
+        const living = alive(pods);
+        const there = goal === "run" ? living : names.filter((pod) => !pods.has(pod));
+        const back = goal === "run" ? [...seenThere].some((pod) => !living.includes(pod)) : [...seenThere].some((pod) => living.includes(pod));
+        if (back) return {};
+        for (const pod of there) seenThere.add(pod);
+        return undefined;
+    };
+    const sliced = timeoutMs > POD_WAIT_SLICE_MS;
     try {
-        // The pods as the wait last saw them: the next step is decided from them.
-        return await statefulSet.waitForPods(view.podSelector, (pods) => (done(pods) ? [...pods.values()] : undefined), {
-            timeoutMs,
+        const decided = await statefulSet.waitForPods(view.podSelector, decide, {
+            timeoutMs: sliced ? POD_WAIT_SLICE_MS : timeoutMs,
             what: `${podList(statefulSet, ordinals)} to ${goal}`,
         });
+        return decided.pods;
     } catch (error) {
+        if (sliced && error instanceof PodWaitTimeoutError) return undefined;
         if (!(error instanceof PodWaitTimeoutError)) throw kubernetesFailure(name, `watch the brokers' pods`, PERMISSIONS.pods, error);
         const notCreated =
             view.podManagementPolicy === "OrderedReady"
