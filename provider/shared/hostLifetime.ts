@@ -10,14 +10,21 @@
 // - The engine cancels (Ctrl-C, SIGTERM: the CLI asks each provider to Cancel, then waits for the steps in flight).
 //   `hostSignal` aborts: every client the providers made sends nothing more (see ConnectionSettings.signal) and their
 //   waits end, each resource failing with what it leaves running recorded, so that the next up resumes it. The
-//   dynamic-provider host answers Cancel itself and tells the provider nothing, so the provider watches for the call
-//   on the host's gRPC server; the plugin is told by its server (PlatformProvider.cancel).
+//   dynamic-provider host answers Cancel itself and tells the provider nothing, so the provider hears the call arrive at
+//   the host's gRPC server (an HTTP/2 server) through Node's diagnostics channel of HTTP/2 server streams, public from
+//   Node 22.14 on; the plugin is told by its server (PlatformProvider.cancel).
 
+import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";
 import type { IncomingHttpHeaders } from "http2";
 import * as path from "path";
 
-const CANCEL_PATH = "/pulumirpc.ResourceProvider/Cancel";
+/** The gRPC method the engine calls on a provider when the run is cancelled. */
+export const CANCEL_PATH = "/pulumirpc.ResourceProvider/Cancel";
+/** Node's channel of HTTP/2 server streams, published with each stream's headers as it starts. */
+export const HTTP2_STREAM_CHANNEL = "http2.server.stream.start";
+/** The main module of @pulumi/pulumi's dynamic-provider host, as its launcher runs it. */
+export const DYNAMIC_PROVIDER_HOST_MAIN = path.join("cmd", "dynamic-provider", "index.js");
 /** The host's exit status when its engine is gone (nobody reads it; it tells a process table apart from a crash). */
 const ENGINE_GONE_EXIT_CODE = 3;
 
@@ -52,30 +59,16 @@ export function stopWithEngine(): void {
 export function attachToDynamicProviderHost(): void {
     if (!inDynamicProviderHost() || watching) return;
     stopWithEngine();
-    for (const server of http2Servers()) {
-        server.on("stream", (_stream: unknown, headers: IncomingHttpHeaders) => {
-            if (headers[":path"] === CANCEL_PATH) cancelHost();
-        });
-    }
+    // Only the host's gRPC server serves HTTP/2 in a host (the package's clients are clients).
+    diagnostics.subscribe(HTTP2_STREAM_CHANNEL, (message) => {
+        if ((message as { headers?: IncomingHttpHeaders }).headers?.[":path"] === CANCEL_PATH) cancelHost();
+    });
 }
 
 /** Whether this process is @pulumi/pulumi's dynamic-provider host (its main module is the host's script). */
 function inDynamicProviderHost(): boolean {
     const main = require.main?.filename;
-    return main !== undefined && main.endsWith(path.join("cmd", "dynamic-provider", "index.js"));
-}
-
-/**
- * The HTTP/2 servers listening in this process: the host's gRPC server, which the host keeps to itself. Node lists a
- * process's live handles only through this long-standing internal call; without it, Cancel goes unheard and the
- * steps in flight end as they would anyway.
- */
-function http2Servers(): { on(event: "stream", listener: (stream: unknown, headers: IncomingHttpHeaders) => void): void }[] {
-    const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
-    return handles.filter(
-        (handle): handle is ReturnType<typeof http2Servers>[number] =>
-            (handle as { constructor?: { name?: string } })?.constructor?.name === "Http2Server" && typeof (handle as { on?: unknown }).on === "function",
-    );
+    return main !== undefined && main.endsWith(DYNAMIC_PROVIDER_HOST_MAIN);
 }
 
 function stdinIsPipe(): boolean {

@@ -16,9 +16,18 @@ export type StopPoint = { line: string } | { event: Promise<void>; what: string 
 
 const PROCESSES_GONE_MS = 10_000;
 
-/** When the requests the emulator and the Kubernetes API stand-in served so far arrived (ms since the epoch). */
-export function arrivals(emulator: RunningEmulator, pods?: BrokerPods): number[] {
-    return [...emulator.control.requests().map((request) => Date.parse(request.at)), ...(pods?.server.workloadApi?.served ?? []).map((request) => request.at)];
+/** A request the platform served: when it arrived (ms since the epoch, the server's own clock) and what it was. */
+export interface Arrival {
+    at: number;
+    request: string;
+}
+
+/** The requests the emulator and the Kubernetes API stand-in served so far, each with the moment it arrived. */
+export function arrivals(emulator: RunningEmulator, pods?: BrokerPods): Arrival[] {
+    return [
+        ...emulator.control.requests().map((entry) => ({ at: Date.parse(entry.at), request: `${entry.method} ${entry.path}` })),
+        ...(pods?.server.workloadApi?.served ?? []).map((entry) => ({ at: entry.at, request: `kubernetes ${entry.request}` })),
+    ];
 }
 
 /**
@@ -26,7 +35,7 @@ export function arrivals(emulator: RunningEmulator, pods?: BrokerPods): number[]
  * platform (no request `arrived` after that) while the lock is lifted (a killed CLI's; an interrupted one leaves none)
  * and the state read. A request that arrived before, still being answered then, is not one more.
  */
-export async function stoppedUp(stack: CliStack, stop: Stop, at: StopPoint, arrived: () => number[]): Promise<CliResult> {
+export async function stoppedUp(stack: CliStack, stop: Stop, at: StopPoint, arrived: () => Arrival[]): Promise<CliResult> {
     const controller = new AbortController();
     let stopped = false;
     const fire = () => {
@@ -55,7 +64,9 @@ export async function stoppedUp(stack: CliStack, stop: Stop, at: StopPoint, arri
     }
     assert.deepEqual(stack.locks(), [], "the stack is still locked");
     await stack.exportState();
-    const late = arrived().filter((time) => time > goneAt);
-    assert.deepEqual(late, [], "a request reached the platform after the stopped up's processes were gone");
+    const late = arrived()
+        .filter((arrival) => arrival.at > goneAt)
+        .map((arrival) => `${arrival.request} at ${new Date(arrival.at).toISOString()}`);
+    assert.deepEqual(late, [], `requests arrived after the stopped up's last process was seen gone (${new Date(goneAt).toISOString()})`);
     return run;
 }
