@@ -420,7 +420,7 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
             assert.match(
                 failed(down),
                 // Seen right before the claims, or by the round after the wait for the pods to go (when they came back first).
-                /spec\.replicas is 5 (again, above the layout's 3, right before the claims of removed brokers were to be deleted \(pods platform-zeebe-3, platform-zeebe-4 start on them\)|, not the 3 this up set it to)/,
+                /spec\.replicas is 5( again, above the layout's 3, right before the claims of removed brokers were to be deleted \(pods platform-zeebe-3, platform-zeebe-4 start on them\)|, not the 3 this up set it to)/,
             );
             assert.ok(claimNames().includes("data-platform-zeebe-3") && claimNames().includes("data-platform-zeebe-4"), "a claim was deleted");
             assert.deepStrictEqual(pods.workloads.lost, []);
