@@ -6,7 +6,7 @@
 import type { CallOptions } from "../../sdk/auth/apiAuth";
 import type { ClusterClient } from "../../sdk/cluster/clusterClient";
 import { type Layout, type LayoutRequest, layoutRefusal, layoutRequest, sameLayoutRequest } from "../../sdk/cluster/layoutRequest";
-import { AuthError, ConflictError, PlatformError, ResponseFormatError } from "../../sdk/errors";
+import { AuthError, ConflictError, PlatformError, ResponseFormatError, TlsError } from "../../sdk/errors";
 import { isTransientError } from "../../sdk/http/request";
 import type { BrokerState, ChangePlan } from "../../sdk/schemas";
 import { messageOf } from "../shared/messageOf";
@@ -212,6 +212,9 @@ function classifyFailure(error: unknown): PlanOutcome {
     if (error instanceof AuthError) {
         return { kind: "rejected", property: "auth", reason: messageOf(error) };
     }
+    // A handshake the server or this side refused (an untrusted certificate, a client certificate required): no retry
+    // heals it, and the advice names the tls input.
+    if (error instanceof TlsError) return { kind: "rejected", property: "tls", reason: messageOf(error) };
     if (error.status === 404) {
         return { kind: "rejected", property: "basePath", reason: `no cluster endpoint there (check basePath and managementUrl): ${messageOf(error)}` };
     }
