@@ -329,57 +329,45 @@ describe("ClusterScale: brokers in a StatefulSet, started and stopped in the saf
         const bothStarted = (pod: any) =>
             pod.status.containerStatuses?.[0]?.started === true && [3, 4].every((ordinal) => pods.workloads.containerStarts.has(ordinal));
 
-        it("set back to 3 by argocd-controller the moment the new pods run: no layout change is sent, naming the writer and the value", async () => {
-            const args = { brokerCount: 5, kubernetes: route() };
-            const stop = onceAfter("Pod", bothStarted, () => pods.workloads.setReplicas(3, undefined, "argocd-controller"));
-            const up = await fixture.run("up", args, { config: urls() });
+        /** An up to 5 brokers whose count argocd-controller sets back to 3 once a `kind` event `matches`: it stops, saying `says`. */
+        const setBackTo3 = async (kind: "Pod" | "StatefulSet", matches: (object: any) => boolean, says: RegExp) => {
+            const stop = onceAfter(kind, matches, () => pods.workloads.setReplicas(3, undefined, "argocd-controller"));
+            const up = await fixture.run("up", { brokerCount: 5, kubernetes: route() }, { config: urls() });
             stop();
-            const stderr = failed(up);
-            // Seen by the look right before the change, or (when the pods began to stop before the up saw them run) by the
-            // next round's read: the same facts either way.
-            assert.match(
-                stderr,
-                /StatefulSet platform-zeebe: spec\.replicas is 3( right before the layout change, not the 5 it needs|, not the 5 this up set it to) \(pods platform-zeebe-3, platform-zeebe-4 stop\): managedFields name field manager argocd-controller as writer of spec\.replicas\. No layout change was sent/,
-            );
+            assert.match(failed(up), says);
             assert.deepStrictEqual(mutating(up.requests), [], "the layout change was sent");
             assert.strictEqual(replicas(), 3, "the up fought the writer");
             assert.deepStrictEqual(pods.workloads.lost, []);
+        };
+        const SET_BACK =
+            "\\(pods platform-zeebe-3, platform-zeebe-4 stop\\): managedFields name field manager argocd-controller as writer of spec\\.replicas\\. No layout change was sent";
+
+        it("set back to 3 by argocd-controller the moment the new pods run: no layout change is sent, naming the writer and the value", async () => {
+            // Seen by the look right before the change, or (when the pods began to stop before the up saw them run) by the
+            // next round's read: the same facts either way.
+            await setBackTo3(
+                "Pod",
+                bothStarted,
+                new RegExp(
+                    `StatefulSet platform-zeebe: spec\\.replicas is 3( right before the layout change, not the 5 it needs|, not the 5 this up set it to) ${SET_BACK}`,
+                ),
+            );
         });
 
         it("set back to 3 by argocd-controller right after the up raised it, before the new pods run: the up does not raise it again, nothing is sent", async () => {
-            const args = { brokerCount: 5, kubernetes: route() };
-            const stop = onceAfter(
+            await setBackTo3(
                 "StatefulSet",
                 (sts) => sts.spec.replicas === 5,
-                () => pods.workloads.setReplicas(3, undefined, "argocd-controller"),
+                new RegExp(`StatefulSet platform-zeebe: spec\\.replicas is 3, not the 5 this up set it to ${SET_BACK}`),
             );
-            const up = await fixture.run("up", args, { config: urls() });
-            stop();
-            assert.match(
-                failed(up),
-                /StatefulSet platform-zeebe: spec\.replicas is 3, not the 5 this up set it to \(pods platform-zeebe-3, platform-zeebe-4 stop\): managedFields name field manager argocd-controller as writer of spec\.replicas\. No layout change was sent/,
-            );
-            assert.deepStrictEqual(mutating(up.requests), [], "the layout change was sent");
-            assert.strictEqual(replicas(), 3, "the up fought the writer");
-            assert.deepStrictEqual(pods.workloads.lost, []);
         });
 
         it("set back to 3 by argocd-controller while the new pods start, before the up sees them run: the up's wait ends, nothing is sent", async () => {
-            const args = { brokerCount: 5, kubernetes: route() };
-            const stop = onceAfter(
+            await setBackTo3(
                 "Pod",
                 (pod) => pod.metadata.name === "platform-zeebe-4" && pod.status?.containerStatuses?.[0]?.started !== true,
-                () => pods.workloads.setReplicas(3, undefined, "argocd-controller"),
+                new RegExp(`StatefulSet platform-zeebe: spec\\.replicas is 3, not the 5 this up set it to ${SET_BACK}`),
             );
-            const up = await fixture.run("up", args, { config: urls() });
-            stop();
-            assert.match(
-                failed(up),
-                /StatefulSet platform-zeebe: spec\.replicas is 3, not the 5 this up set it to \(pods platform-zeebe-3, platform-zeebe-4 stop\): managedFields name field manager argocd-controller as writer of spec\.replicas\. No layout change was sent/,
-            );
-            assert.deepStrictEqual(mutating(up.requests), [], "the layout change was sent");
-            assert.strictEqual(replicas(), 3, "the up fought the writer");
-            assert.deepStrictEqual(pods.workloads.lost, []);
         });
 
         it("raised to 6 by kubectl right before replicas go down after 5 → 3: nothing lowered, the state keeps the applied layout and the next up finishes", async () => {
