@@ -85,6 +85,14 @@ describe(`the policy pack under pulumi ${mainVersion()}`, function () {
         assert.match(text(preview), /ClusterScale "cluster": partitionCount 3 on stack "prod"/);
     });
 
+    it("a config file whose value a policy's schema refuses fails the preview before anything is asked, naming the policy and the setting", async () => {
+        const bad = configFile("bad", { [REPLICATION]: { minimum: "three" } });
+        const preview = await stack.preview("--policy-pack", PACK, "--policy-pack-config", bad);
+        assert.notEqual(preview.exitCode, 0, text(preview));
+        assert.match(text(preview), new RegExp(`validating policy config: .*${REPLICATION}: minimum: Invalid type\\. Expected: integer, given: string`));
+        assert.deepEqual(emulator().control.requests(), [], "the cluster was asked before the config was checked");
+    });
+
     it("pulumi policy analyze audits the stack's state with no program run and nothing sent, the stack named by the URNs", async () => {
         const pinned = configFile("pinned", { [PARTITIONS]: { pinnedPartitionCount: 3 } });
         const up = await stack.up("--policy-pack", PACK, "--policy-pack-config", pinned);
