@@ -21,9 +21,10 @@ const rule: ResourceRule<ClosedIpAllowlistConfig> = {
         if (Array.isArray(entries) && entries.length === 0) {
             return [`${subject(resource)}: entries is empty on ${stack.text}: an empty allowlist lifts every restriction; list the addresses that may connect`];
         }
-        const open = (Array.isArray(entries) ? entries : []).flatMap((entry: { ip?: unknown }, index) =>
-            typeof entry?.ip === "string" && openRanges(entry.ip).length > 0 ? [`entries[${index}].ip has ${openRanges(entry.ip).join(", ")}`] : [],
-        );
+        const open = (Array.isArray(entries) ? entries : []).flatMap((entry: { ip?: unknown }, index) => {
+            const ranges = typeof entry?.ip === "string" ? openRanges(entry.ip) : [];
+            return ranges.length > 0 ? [`entries[${index}].ip has ${ranges.join(", ")}`] : [];
+        });
         return open.map(
             (where) => `${subject(resource)}: ${where} on ${stack.text}: a range of prefix length 0 lets every address in; list the addresses that may connect`,
         );

@@ -1,10 +1,9 @@
 // An API client gets what it needs: permissions listed (left out, the client gets all five, as it does with all five
 // listed), and Secrets (the cluster's connector secrets) only on the stacks or for the clients allowed.
 
+import { CLUSTER_CLIENT_PERMISSIONS } from "../../sdk/adminSchemas";
 import { type ResourceRule, type RuleOptions, listText, resourcePolicy, subject } from "../resourceRule";
 import { stackListed } from "../stacks";
-
-const EVERY_PERMISSION = ["Zeebe", "Operate", "Tasklist", "Optimize", "Secrets"];
 
 export interface ClusterClientPermissionsConfig {
     /** The stacks whose clients may have Secrets (a `*` matches any characters). */
@@ -27,9 +26,9 @@ const rule: ResourceRule<ClusterClientPermissionsConfig> = {
         const permissions = Array.isArray(resource.props.permissions) ? (resource.props.permissions as unknown[]) : undefined;
         if (permissions === undefined) return [];
         const violations: string[] = [];
-        if (EVERY_PERMISSION.every((permission) => permissions.includes(permission))) {
+        if (CLUSTER_CLIENT_PERMISSIONS.every((permission) => permissions.includes(permission))) {
             violations.push(
-                `${subject(resource)}: permissions grants all five (${EVERY_PERMISSION.join(", ")}), as leaving it out does: list only what the client needs`,
+                `${subject(resource)}: permissions grants all five (${CLUSTER_CLIENT_PERMISSIONS.join(", ")}), as leaving it out does: list only what the client needs`,
             );
         }
         const clientName = typeof resource.props.clientName === "string" ? resource.props.clientName : undefined;

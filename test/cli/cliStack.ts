@@ -168,6 +168,13 @@ export class CliStack {
         this.addEnv({ PATH: `${policyHostBin(this.workDir)}${path.delimiter}${this.env.PATH ?? ""}` });
     }
 
+    /** A policy pack's config file (`--policy-pack-config`) in the work folder: its path. */
+    policyPackConfig(name: string, config: Record<string, unknown>): string {
+        const file = path.join(this.workDir, `${name}.json`);
+        fs.writeFileSync(file, JSON.stringify(config));
+        return file;
+    }
+
     /** The stack's config file as it is now, and a way to put it back (values set since and not yet saved are dropped). */
     async keepConfig(): Promise<() => void> {
         await this.saveConfig();

@@ -3,7 +3,6 @@
 // change anything (the exit code, the policy's name and message shown); a config file lifts it or makes it advisory;
 // `pulumi policy analyze` audits the stack's state with no program run.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { useEmulator } from "../support/emulator";
 import { type CliResult, CliStack } from "./cliStack";
@@ -43,11 +42,7 @@ describe(`the policy pack under pulumi ${mainVersion()}`, function () {
             .control.requests()
             .filter((entry) => entry.method !== "GET" && !entry.query.dryRun)
             .map((entry) => `${entry.method} ${entry.path}`);
-    const configFile = (name: string, config: Record<string, unknown>) => {
-        const file = path.join(stack.workDir, `${name}.json`);
-        fs.writeFileSync(file, JSON.stringify(config));
-        return file;
-    };
+    const configFile = (name: string, config: Record<string, unknown>) => stack.policyPackConfig(name, config);
 
     it("a mandatory violation fails preview, naming the policy, the resource, the field and the rule; nothing is changed", async () => {
         await stack.setConfig({ replicationFactor: "2" });
@@ -155,8 +150,7 @@ describe(`the policy pack on the organization's resources under pulumi ${mainVer
             { email: "grace@example.com", roles: ["admin", "operationsengineer"] },
         ];
         const stack = await prodStack("organization", { members: JSON.stringify(members) });
-        const config = path.join(stack.workDir, "admins.json");
-        fs.writeFileSync(config, JSON.stringify({ "platform-admin-role": { allowedEmails: ["ada@example.com"] } }));
+        const config = stack.policyPackConfig("admins", { "platform-admin-role": { allowedEmails: ["ada@example.com"] } });
         const preview = await stack.preview("--policy-pack", PACK, "--policy-pack-config", config);
         assert.equal(preview.exitCode, 0, text(preview));
         assert.match(text(preview), /\[advisory\]\s+platform-admin-role\s+\(pulumi-nodejs:dynamic\/platform:OrganizationMember: grace@example.com\)/);

@@ -1,7 +1,6 @@
 // The package's policy pack beside a Python program, whose layout the provider plugin serves as
 // platform:index:ClusterScale: the same pack, the same refusal before anything is sent, the same config file lifting it.
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { printed, succeeded } from "../cli/cliAssertions";
 import { useEmulator } from "../support/emulator";
@@ -32,8 +31,7 @@ describe(`the policy pack beside a Python program under pulumi ${PULUMI_SDK_MATC
                 printed(run, 'ClusterScale "cluster": partitionCount 3 on stack "prod": partition scaling is experimental');
             }
             assert.deepEqual(changes(), []);
-            const config = path.join(stack.workDir, "pinned.json");
-            fs.writeFileSync(config, JSON.stringify({ "platform-partition-count": { pinnedPartitionCount: 3 } }));
+            const config = stack.policyPackConfig("pinned", { "platform-partition-count": { pinnedPartitionCount: 3 } });
             succeeded(await stack.up("--policy-pack", PACK, "--policy-pack-config", config));
             assert.equal(changes().length, 1);
         } finally {
