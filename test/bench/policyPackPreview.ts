@@ -27,13 +27,19 @@ function childrenCpuSeconds(): number {
     return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
+/** One timed preview: its wall time and the CPU of the CLI's process tree. */
+interface TimedPreview {
+    ms: number;
+    cpuSeconds: number;
+}
+
 export async function benchPolicyPackPreview(options: PolicyPackPreviewOptions = DEFAULT_POLICY_PACK_PREVIEW): Promise<SectionResult> {
     const emulator = await startEmulator({ brokers: 3, partitions: 3, replicationFactor: 3, opMs: 10 });
     let stack: CliStack | undefined;
     try {
         stack = await CliStack.create({ example: PROGRAM, version: PULUMI_SDK_MATCH, config: { managementUrl: emulator.managementUrl } });
         stack.installPolicyHost();
-        const preview = async (...extra: string[]): Promise<{ ms: number; cpuSeconds: number }> => {
+        const preview = async (...extra: string[]): Promise<TimedPreview> => {
             const cpu = childrenCpuSeconds();
             const started = process.hrtime.bigint();
             const result = await stack!.preview(...extra);
@@ -43,13 +49,13 @@ export async function benchPolicyPackPreview(options: PolicyPackPreviewOptions =
         // One unmeasured preview each (the program server starts, caches fill), then alternately.
         await preview();
         await preview("--policy-pack", PACK);
-        const runs = { without: [] as { ms: number; cpuSeconds: number }[], with: [] as { ms: number; cpuSeconds: number }[] };
+        const runs = { without: [] as TimedPreview[], with: [] as TimedPreview[] };
         for (let round = 0; round < options.rounds; round++) {
             runs.without.push(await preview());
             runs.with.push(await preview("--policy-pack", PACK));
         }
-        const ms = (list: { ms: number }[]) => Math.round(median(list.map((run) => run.ms)));
-        const cpu = (list: { cpuSeconds: number }[]) => Math.round(median(list.map((run) => run.cpuSeconds)) * 100) / 100;
+        const ms = (list: TimedPreview[]) => Math.round(median(list.map((run) => run.ms)));
+        const cpu = (list: TimedPreview[]) => Math.round(median(list.map((run) => run.cpuSeconds)) * 100) / 100;
         const rounds = options.rounds;
         return {
             figures: [
